@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+// MotionBatch: IIO accelerometer/gyroscope capture with hardware-FIFO batching,
+// step counting and wake-up accounting. One target per concern; see README.md.
+import PackageDescription
+
+let package = Package(
+    name: "MotionBatch",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "motionbatch", targets: ["motionbatch"]),
+        .library(name: "MotionCore", targets: ["MotionCore"]),
+    ],
+    targets: [
+        // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
+        .target(name: "MotionCore"),
+        // Command-line parsing, help and the subcommands.
+        .target(name: "MotionCLI", dependencies: ["MotionCore"]),
+        // The `motionbatch` executable: a one-line entry point into MotionCLI.
+        .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
+
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
+    ]
+)

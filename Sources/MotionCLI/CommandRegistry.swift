@@ -1,0 +1,8 @@
+/// Every top-level subcommand of `motionbatch`, in the order `--help` lists them.
+/// Each command lives in its own `Commands/<Name>Command.swift`; add one line here per command.
+enum CommandRegistry {
+    static var commands: [CommandSpec] {
+        [
+        ]
+    }
+}

@@ -1,0 +1,46 @@
+/// The `motionbatch` command line: the root command, dispatch, and exit-code conventions
+/// (0 success, 1 failure, 64 usage error).
+public enum MotionBatchCLI {
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    /// The root command with every subcommand registered in ``CommandRegistry``.
+    public static var root: CommandSpec {
+        CommandSpec(
+            name: "motionbatch",
+            abstract: "Read IIO accelerometers and gyroscopes with hardware-FIFO batching, count steps, and account for CPU wake-ups.",
+            subcommands: CommandRegistry.commands
+        )
+    }
+
+    /// Parses `arguments` (without the executable name), runs the command, and returns the exit status.
+    public static func main(_ arguments: [String], io: inout CommandIO) -> Int32 {
+        let rootSpec = root
+        var chain = [rootSpec]
+        do {
+            let (outcome, resolved) = try ArgumentParser.parse(arguments, root: rootSpec)
+            chain = resolved
+            switch outcome {
+            case .help(let target):
+                io.writeOut(HelpFormatter.help(target))
+                return 0
+            case .version:
+                io.out(version)
+                return 0
+            case .run(let command, let parsed):
+                try command.run!(parsed, &io)
+                return 0
+            }
+        } catch let error as CLIError {
+            io.err("Error: \(error.message)")
+            if error.showsUsage {
+                io.err("Usage: \(HelpFormatter.usage(chain))")
+                io.err("  See '\(chain.map(\.name).joined(separator: " ")) --help' for more information.")
+            }
+            return error.exitCode
+        } catch {
+            io.err("Error: \(error)")
+            return 1
+        }
+    }
+}
