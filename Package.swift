@@ -14,11 +14,16 @@ let package = Package(
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
         .target(name: "MotionCore"),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionIIO"]),
+        // libiio 0.24 (system library). Only MotionIIO imports it.
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        // IIO reader: owned libiio wrappers, discovery, access state, configuration, capture.
+        .target(name: "MotionIIO", dependencies: ["CLibIIO", "MotionCore"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
+        .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore"]),
     ]
 )
