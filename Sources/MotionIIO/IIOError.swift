@@ -34,7 +34,11 @@ public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         iio_strerror(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // libiio 0.24 appends " (N)"; the code is reported separately.
+        let suffix = " (\(code))"
+        if text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
     }
 
     /// Checks an int-returning libiio call: a negative result is `-errno`.
