@@ -35,7 +35,37 @@ enum CaptureCommand {
                 .option("stall", value: "AFTER:SECONDS", help: "Testing: stop reading once for SECONDS after AFTER seconds (to overflow the kernel buffer)."),
                 .flag("json", help: "Print the statistics as JSON (keys documented in docs/iio-reader.md)."),
             ],
+            subcommands: [benchmark],
             run: run
+        )
+    }
+
+    /// `motionbatch capture benchmark`: CPU per sample of demux + conversion + timestamp repair + gap detection.
+    static var benchmark: CommandSpec {
+        CommandSpec(
+            name: "benchmark",
+            abstract: "Measure CPU time per sample of the capture path (demux + SI conversion + timestamp repair + gaps), without hardware.",
+            options: [
+                .option("samples", value: "N", help: "Scans per measurement (default 1000000)."),
+                .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
+                .flag("json", help: "Print JSON: {\"results\": [{\"batch\", \"samples\", \"cpu_s\", \"ns_per_sample\"}]}."),
+            ],
+            run: { args, io in
+                let n = try args.int("samples", in: 1...100_000_000) ?? 1_000_000
+                let batches = try (args.doubleList("batch", in: 1...1_000_000) ?? [1, 100]).map { Int($0) }
+                _ = DecodeBenchmark.run(samples: min(n, 10_000), batch: 100) // warm-up
+                let results = batches.map { DecodeBenchmark.run(samples: n, batch: $0) }
+                if args.flag("json") {
+                    io.out(JSONValue.object([("results", .array(results.map { r in .object([
+                        ("batch", .number(r.batch)), ("samples", .number(r.samples)),
+                        ("cpu_s", .number(Double(r.cpuNanoseconds) / 1e9)), ("ns_per_sample", .number(r.nanosecondsPerSample)),
+                    ]) }))]).serialized(pretty: true))
+                } else {
+                    for r in results {
+                        io.out("batch \(r.batch): \(r.samples) samples, CPU \(formatFixed(Double(r.cpuNanoseconds) / 1e9, 3)) s, \(formatFixed(r.nanosecondsPerSample, 1)) ns/sample")
+                    }
+                }
+            }
         )
     }
 
