@@ -1,0 +1,63 @@
+# Helpers sourced by the guest tests (scripts/kernel-tests/guest/NN-name.sh), inside the QEMU guest.
+# Provided: MB_ROOT, MB_RESULTS, MB_BIN (motionbatch built on the host), MB_MODDIR.
+TEST_NAME=$(basename "$0" .sh)
+TEST_TMP=$(mktemp -d "/tmp/$TEST_NAME.XXXXXX")
+EMU_PIDS=()
+
+# write_result JSON: stores the test's result object as $MB_RESULTS/$TEST_NAME.json (checked on the host).
+write_result() { printf '%s\n' "$1" >"$MB_RESULTS/$TEST_NAME.json"; }
+
+# start_emulator ARGS...: runs `motionbatch emulate ARGS` in the background; sets EMU_PID.
+# Its stdout/stderr go to $TEST_TMP/emulator.log (copied into the guest log at exit).
+start_emulator() {
+    "$MB_BIN" emulate "$@" >"$TEST_TMP/emulator.out" 2>"$TEST_TMP/emulator.log" &
+    EMU_PID=$!
+    EMU_PIDS+=("$EMU_PID")
+}
+
+# stop_emulator [SIGNAL]: signals the emulator (default TERM) and waits for it; sets EMU_STATUS.
+stop_emulator() {
+    kill -"${1:-TERM}" "$EMU_PID" 2>/dev/null
+    wait "$EMU_PID"; EMU_STATUS=$?
+}
+
+# wait_iio NAME [SECONDS]: prints /sys/bus/iio/devices/iio:deviceN of the device named NAME
+# once it has probed; returns 1 after SECONDS (default 10).
+wait_iio() {
+    local deadline=$(( $(date +%s) + ${2:-10} ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        for d in /sys/bus/iio/devices/iio:device*; do
+            [ -f "$d/name" ] && [ "$(cat "$d/name")" = "$1" ] && { echo "$d"; return 0; }
+        done
+        sleep 0.1
+    done
+    return 1
+}
+
+# wait_gone NAME [SECONDS]: waits until no IIO device is named NAME.
+wait_gone() {
+    local deadline=$(( $(date +%s) + ${2:-10} ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        grep -qx "$1" /sys/bus/iio/devices/iio:device*/name 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# wait_file FILE [SECONDS]: waits until FILE exists and is non-empty.
+wait_file() {
+    local deadline=$(( $(date +%s) + ${2:-10} ))
+    while [ "$(date +%s)" -le "$deadline" ]; do
+        [ -s "$1" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+_mb_cleanup() {
+    for p in "${EMU_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
+    for p in "${EMU_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+    if [ -s "$TEST_TMP/emulator.log" ]; then echo "--- emulator stderr ---"; cat "$TEST_TMP/emulator.log"; fi
+    rm -rf "$TEST_TMP"
+}
+trap _mb_cleanup EXIT
