@@ -14,11 +14,16 @@ let package = Package(
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
         .target(name: "MotionCore"),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionEmulator"]),
+        // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
+        .target(name: "CUHID"),
+        // Virtual HID sensor hub (accel 3D + gyro 3D) over /dev/uhid, replaying a recording.
+        .target(name: "MotionEmulator", dependencies: ["MotionCore", "CUHID"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
     ]
 )

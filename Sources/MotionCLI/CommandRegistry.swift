@@ -3,6 +3,7 @@
 enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
+            EmulateCommand.spec,
         ]
     }
 }
