@@ -14,7 +14,11 @@ let package = Package(
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
         .target(name: "MotionCore"),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionIIO"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionEmulator", "MotionIIO"]),
+        // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
+        .target(name: "CUHID"),
+        // Virtual HID sensor hub (accel 3D + gyro 3D) over /dev/uhid, replaying a recording.
+        .target(name: "MotionEmulator", dependencies: ["MotionCore", "CUHID"]),
         // libiio 0.24 (system library). Only MotionIIO imports it.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // IIO reader: owned libiio wrappers, discovery, access state, configuration, capture.
@@ -23,6 +27,7 @@ let package = Package(
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore"]),
     ]

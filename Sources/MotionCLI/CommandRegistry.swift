@@ -4,6 +4,7 @@ enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
             ReplayCommand.spec,
+            EmulateCommand.spec,
             DevicesCommand.spec,
             CaptureCommand.spec,
         ]

@@ -61,3 +61,15 @@ _mb_cleanup() {
     rm -rf "$TEST_TMP"
 }
 trap _mb_cleanup EXIT
+
+# diagnose: prints what the kernel made of the virtual hub (for failure messages).
+diagnose() {
+    echo "--- diagnose ---"
+    echo "emulator pid $EMU_PID: $(kill -0 "$EMU_PID" 2>/dev/null && echo running || echo gone)"
+    ls -l /sys/bus/hid/devices/ 2>&1
+    for d in /sys/bus/hid/devices/*; do echo "$d: driver=$(readlink "$d/driver" 2>/dev/null | xargs -r basename)"; ls "$d" | tr '\n' ' '; echo; done
+    cat /sys/bus/hid/devices/*/modalias; ls /sys/bus/hid/drivers/; lsmod 2>/dev/null | head -30
+    ls /sys/bus/platform/devices/ | grep -i sensor
+    ls /sys/bus/iio/devices/ 2>&1
+    dmesg | grep -iE 'hid|sensor|iio|uhid' | tail -40
+}
