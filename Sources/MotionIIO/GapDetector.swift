@@ -15,8 +15,12 @@ public struct GapDetector: Sendable {
 
     /// Nominal period, ns.
     public let period: Int64
-    /// An interval above this many periods is a gap.
-    public let factor: Double
+    /// An interval above this many periods is a gap. The capture raises it to
+    /// ``burstJoinFactor`` once a stream's timestamps are repaired bursts, whose joins carry
+    /// up to about a period of anchoring error.
+    public var factor: Double
+    /// The factor used for repaired (arrival-stamped) bursts.
+    public static let burstJoinFactor = 2.5
     /// Total samples estimated lost.
     public private(set) var lostSamples = 0
     /// Number of gaps.

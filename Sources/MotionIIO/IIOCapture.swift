@@ -302,6 +302,7 @@ public final class IIOCapture {
                 s.report.repairedSamples = r.repairedSamples
             }
             if var g = s.gaps {
+                if (s.repair?.repairedRuns ?? 0) > 0 { g.factor = max(g.factor, GapDetector.burstJoinFactor) }
                 for x in out { _ = g.push(x.timestamp) }
                 s.gaps = g
                 s.report.lostSamples = g.lostSamples

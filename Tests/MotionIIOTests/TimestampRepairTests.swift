@@ -57,6 +57,49 @@ struct TimestampRepairTests {
         #expect(out.last!.timestamp == 3_400_000_039)
     }
 
+    @Test func burstOneLongerThanExpectedStaysWhole() {
+        var r = TimestampRepair(period: Self.p, expectedBurst: 100)
+        var out: [Sample] = []
+        for k in 1...3 {
+            let end = Int64(k) * 1_010_000_000
+            out += r.push(Self.samples((0..<101).map { end - 101_000 + Int64($0) * 1000 }))
+        }
+        #expect(out.count == 303)
+        #expect(r.compressedRuns == 0)
+        let dts = zip(out, out.dropFirst()).map { $1.timestamp - $0.timestamp }
+        #expect(dts.allSatisfy { $0 == Self.p }) // ends 1.01 s apart: the joins are one period too
+        #expect(dts.allSatisfy { $0 > Self.p / 2 })
+    }
+
+    /// Seen on the emulated hub: the reader preempts the hub after the burst's first sample.
+    @Test(arguments: [false, true])
+    func burstInterruptedAfterFirstSampleIsOneRun(splitDrains: Bool) {
+        var r = TimestampRepair(period: Self.p, expectedBurst: 100)
+        var out: [Sample] = []
+        for k in 1...3 {
+            let end = Int64(k) * 1_000_000_000
+            let burst = [end - 8_300_000] + (0..<99).map { end - 580_000 + Int64($0) * 5_900 }
+            if splitDrains {
+                out += r.push(Self.samples(Array(burst[0..<1])))
+                out += r.push(Self.samples(Array(burst[1...])))
+            } else {
+                out += r.push(Self.samples(burst))
+            }
+        }
+        #expect(out.count == 300)
+        #expect(r.compressedRuns == 0)
+        let dts = zip(out, out.dropFirst()).map { $1.timestamp - $0.timestamp }
+        #expect(dts.allSatisfy { abs($0 - Self.p) < 1_000_000 })
+    }
+
+    @Test func hubSpacedDrainsAreNotHeld() {
+        var r = TimestampRepair(period: Self.p, expectedBurst: 100)
+        let first = r.push(Self.samples((0..<100).map { Int64($0) * Self.p }))
+        #expect(first.count == 100)
+        let second = r.push(Self.samples((100..<150).map { Int64($0) * Self.p }))
+        #expect(second.count == 50) // a partial hub-stamped drain is released at once
+    }
+
     @Test func overlappingBurstIsCompressedNotReordered() {
         var r = TimestampRepair(period: Self.p, expectedBurst: 100)
         var out = r.push(Self.samples((0..<100).map { 1_000_000_000 + Int64($0) }))
@@ -140,5 +183,15 @@ struct SampleMergerTests {
         split += m2.finish()
         #expect(all == split)
         #expect(all.count == 50)
+    }
+}
+
+struct GapFactorTests {
+    @Test func burstJoinFactorToleratesAnchorJitterButNotRealLosses() {
+        var g = GapDetector(period: 10_000_000)
+        g.factor = GapDetector.burstJoinFactor
+        _ = g.push(0)
+        #expect(g.push(24_900_000) == nil)             // 2.49 periods: anchoring jitter
+        #expect(g.push(54_900_000)?.lostSamples == 2)  // 3 periods: 2 samples lost
     }
 }
