@@ -75,7 +75,10 @@ public struct CapturePlan: Hashable, Sendable {
     ///   - batching: latency or count.
     ///   - hasPollDescriptor: whether the backend has a buffer poll fd (local backend).
     /// - Throws: ``CapturePlanError`` when the rate is unknown and latency batching is asked.
-    public static func make(for sensor: SensorDescription, rate requested: Double?, batching: Batching, hasPollDescriptor: Bool) throws(CapturePlanError) -> CapturePlan {
+    ///   - hardwareFIFO: use the hardware FIFO when the device has one (false: switch it off and
+    ///     batch with the kernel watermark only, e.g. to measure what the FIFO saves).
+    public static func make(for sensor: SensorDescription, rate requested: Double?, batching: Batching, hasPollDescriptor: Bool,
+                            hardwareFIFO: Bool = true) throws(CapturePlanError) -> CapturePlan {
         if let r = requested, !(r.isFinite && r > 0) { throw .invalidRate(r) }
         let rate: Double? = requested.map { nearestRate($0, available: sensor.availableFrequencies) } ?? sensor.samplingFrequency
         let n: Int
@@ -96,12 +99,15 @@ public struct CapturePlan: Hashable, Sendable {
         var burst: Int?
         if !hasPollDescriptor {
             strategy = .blockingRefill
+        } else if sensor.fifo.hasTimeout, !hardwareFIFO {
+            hwfifo = 0
+            strategy = .pollWatermark
         } else if sensor.fifo.hasTimeout {
             hwfifo = n > 1 ? latency : 0
             strategy = .pollDrain
             watermark = 1
             burst = n > 1 ? n : nil
-        } else if let max = sensor.fifo.watermarkMax, max > 1 {
+        } else if hardwareFIFO, let max = sensor.fifo.watermarkMax, max > 1 {
             watermark = min(n, max)
             strategy = .pollWatermark
             burst = watermark > 1 ? watermark : nil

@@ -32,6 +32,8 @@ public struct CaptureStatistics: Sendable {
         public var repairedSamples = 0
         /// Times the scale was found changed and re-read.
         public var scaleChanges = 0
+        /// Scans read by the latest drain.
+        public var lastDrainScans = 0
     }
 
     /// Devices captured.
@@ -44,6 +46,10 @@ public struct CaptureStatistics: Sendable {
     public var userspaceReturns = 0
     /// Refill calls.
     public var refills = 0
+    /// Whether the reader switched itself to `SCHED_BATCH` (hardware-FIFO batching).
+    public var schedBatch = false
+    /// `sched_yield` calls made to let a producer finish a partly delivered FIFO burst.
+    public var yields = 0
     /// Process counters over the streaming phase (after buffers were enabled).
     public var counters = ProcessCounters(voluntarySwitches: 0, involuntarySwitches: 0, userCPUNanoseconds: 0, systemCPUNanoseconds: 0)
     /// Streaming time, ns (monotonic).

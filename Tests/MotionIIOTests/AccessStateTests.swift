@@ -82,6 +82,11 @@ struct CapturePlanTests {
         #expect(one.kernelWatermark == 1 && one.kernelBufferScans >= 200) // 2 s of samples
     }
 
+    @Test func hardwareFIFOCanBeSwitchedOff() throws {
+        let p = try CapturePlan.make(for: Self.sensor(timeout: true), rate: 100, batching: .samples(100), hasPollDescriptor: true, hardwareFIFO: false)
+        #expect(p.waitStrategy == .pollWatermark && p.kernelWatermark == 100 && p.hwfifoTimeout == 0 && p.expectedBurst == nil)
+    }
+
     @Test func watermarkFIFOIsCappedAtMax() throws {
         let p = try CapturePlan.make(for: Self.sensor(rate: 104, available: [52, 104], wmMax: 32), rate: 100, batching: .latency(seconds: 1), hasPollDescriptor: true)
         #expect(p.rate == 104 && p.batchSamples == 104 && p.kernelWatermark == 32 && p.expectedBurst == 32)

@@ -32,6 +32,7 @@ enum CaptureCommand {
                 .option("fsync", value: "POLICY", help: "batch (default), close, or SECONDS of sample time between fsyncs."),
                 .option("stats-json", value: "FILE", help: "Also write the statistics JSON to FILE."),
                 .flag("no-repair", help: "Keep kernel timestamps as they are (no burst respreading)."),
+                .flag("no-hwfifo", help: "Do not use the hardware FIFO (switch it off; batch with the kernel watermark)."),
                 .option("stall", value: "AFTER:SECONDS", help: "Testing: stop reading once for SECONDS after AFTER seconds (to overflow the kernel buffer)."),
                 .flag("json", help: "Print the statistics as JSON (keys documented in docs/iio-reader.md)."),
             ],
@@ -154,8 +155,9 @@ enum CaptureCommand {
             throw CLIError.failure(msg)
         }
         let sensors = try select(SensorDiscovery.discover(in: context), names: args.strings("device"))
-        let options = CaptureOptions(rate: rate, batching: batching, duration: duration, sampleLimit: sampleLimit,
+        var options = CaptureOptions(rate: rate, batching: batching, duration: duration, sampleLimit: sampleLimit,
                                      repairTimestamps: !args.flag("no-repair"), stall: stall)
+        options.hardwareFIFO = !args.flag("no-hwfifo")
 
         var sink = RecordingSink()
         if let path = args.string("output") {
@@ -167,7 +169,7 @@ enum CaptureCommand {
             ]
             if let r = rate { meta[RecordingKey.requestedHz] = CaptureStatsJSON.num(r) }
             // actual_hz is known after configuration; write what the plan will use.
-            if let s = sensors.first, let p = try? CapturePlan.make(for: s, rate: rate, batching: batching, hasPollDescriptor: context.isLocal), let r = p.rate {
+            if let s = sensors.first, let p = try? CapturePlan.make(for: s, rate: rate, batching: batching, hasPollDescriptor: context.isLocal, hardwareFIFO: options.hardwareFIFO), let r = p.rate {
                 meta[RecordingKey.actualHz] = CaptureStatsJSON.num(r)
             }
             if let c = sensors.first?.timestampClock { meta[RecordingKey.clock] = c == "realtime" ? "monotonic (requested)" : c }
@@ -254,6 +256,8 @@ enum CaptureStatsJSON {
             ("batches", .number(st.batches)),
             ("userspace_returns", .number(st.userspaceReturns)),
             ("refills", .number(st.refills)),
+            ("yields", .number(st.yields)),
+            ("sched_batch", .bool(st.schedBatch)),
             ("voluntary_context_switches", .int(st.counters.voluntarySwitches)),
             ("involuntary_context_switches", .int(st.counters.involuntarySwitches)),
             ("cpu_user_s", .number(Double(st.counters.userCPUNanoseconds) / 1e9)),

@@ -18,7 +18,8 @@ def check(r, ctx):
         if n == 100 and (ret is None or ret > math.ceil(samples / 100) + 2):
             p.append(f"{key}: userspace returns {ret} > ceil({samples}/100) + 2")
         if st.get("lost_samples"): p.append(f"{key}: {st.get('lost_samples')} samples lost")
-        sent = w.get("samples_sent") or 0
+        if not w.get("alive_at_end"): p.append(f"{key}: the reader ended before the window did")
+        sent = 100 * (w.get("seconds") or 0)  # samples delivered in the window at 100 Hz
         figs.update({f"{key}_samples": samples, f"{key}_process_wakeups": ret,
                      f"{key}_window_voluntary_switches": w.get("voluntary"),
                      f"{key}_voluntary_per_1000_samples": round(1000 * w.get("voluntary", 0) / sent, 1) if sent else None,

@@ -46,3 +46,29 @@ def device(devices_json, name):
         if d.get("name") == name:
             return d
     return None
+
+
+def bursts(timestamps, gap_ns=100_000_000):
+    """Deliveries seen in arrival timestamps: runs separated by more than `gap_ns` (a burst from
+    the hub arrives within milliseconds, even when the woken reader briefly preempts the hub).
+    Returns [(first_ns, last_ns, count)]."""
+    runs = []
+    for t in timestamps:
+        if runs and t - runs[-1][1] <= gap_ns:
+            f, _, n = runs[-1]
+            runs[-1] = (f, t, n + 1)
+        else:
+            runs.append((t, t, 1))
+    return runs
+
+
+def in_window(runs, window):
+    t0, t1 = window.get("t0_ns", 0), window.get("t1_ns", 0)
+    return [r for r in runs if t0 <= r[1] <= t1]
+
+
+def readdev_timestamps(path):
+    """Timestamps of iio_readdev's raw output for accel_3d (3 x le:s32, pad, le:s64: 24 bytes)."""
+    import struct
+    data = open(path, "rb").read()
+    return [struct.unpack_from("<q", data, i + 16)[0] for i in range(0, len(data) - 23, 24)]
