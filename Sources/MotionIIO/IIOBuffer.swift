@@ -59,6 +59,14 @@ public final class IIOBuffer {
         try IIOError.check(iio_buffer_refill(try live("iio_buffer_refill")), "iio_buffer_refill", subject: device.id)
     }
 
+    /// Non-blocking refill (wraps `iio_buffer_refill`): the bytes read, or nil when nothing is
+    /// available (`-EAGAIN`, the normal end of a drain, reported without building an error).
+    public func refillAvailable() throws(IIOError) -> Int? {
+        let n = iio_buffer_refill(try live("iio_buffer_refill"))
+        if n == -Int(EAGAIN) { return nil }
+        return try IIOError.check(n, "iio_buffer_refill", subject: device.id)
+    }
+
     /// Wakes a blocked refill and makes further ones fail (wraps `iio_buffer_cancel`). The buffer must then be destroyed.
     public func cancel() {
         if let h = handle { iio_buffer_cancel(h) }

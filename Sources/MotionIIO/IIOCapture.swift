@@ -291,6 +291,11 @@ public final class IIOCapture {
         let start = Self.monotonicNow()
         let before = ProcessCounters.now()
         let deadline = options.duration.map { start + Int64($0 * 1e9) }
+        // Wait without a poll timeout where possible (a timeout re-arms a kernel timer at every
+        // wake-up): removal is seen on a uevent socket, the deadline comes as one SIGALRM.
+        let uevents: UEventMonitor? = context.isLocal ? UEventMonitor() : nil
+        let untimed = (uevents?.fd ?? -1) >= 0 && (options.duration.map { StopSignals.alarm(after: $0) } ?? true)
+        defer { if options.duration != nil { StopSignals.cancelAlarm() } }
         var stalled = false
         var reason: CaptureSession.StopReason?
 
@@ -344,8 +349,7 @@ public final class IIOCapture {
             while true {
                 do throws(IIOError) {
                     stats.refills += 1
-                    let bytes = try buffer.refill()
-                    if bytes == 0 { break }
+                    guard let bytes = try buffer.refillAvailable(), bytes > 0 else { break }
                     s.report.drainsWithData += 1
                     recheckScale(s)
                     let first = raw.count
@@ -383,8 +387,10 @@ public final class IIOCapture {
                 continue
             }
             var fds = streams.map { pollfd(fd: $0.pollFD, events: Int16(POLLIN), revents: 0) }
+            if untimed, let u = uevents { fds.append(pollfd(fd: u.fd, events: Int16(POLLIN), revents: 0)) }
             var timeout = Int32(clamping: Int64(streams.map(\.plan.contextTimeoutMs).max() ?? 2000))
             if let d = deadline { timeout = min(timeout, Int32(clamping: max(0, (d - now) / 1_000_000 + 1))) }
+            if untimed { timeout = -1 }
             let r = poll(&fds, nfds_t(fds.count), timeout)
             stats.userspaceReturns += 1
             if r < 0 {
@@ -402,6 +408,13 @@ public final class IIOCapture {
                     }
                 }
                 continue
+            }
+            if untimed, let u = uevents, fds[streams.count].revents != 0, u.drain() {
+                // A device went away: is it ours? Ask fresh.
+                for s in streams {
+                    let state = AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true)
+                    if case .lost(let d) = state { reason = .lost(d); break }
+                }
             }
             var ready: [(Stream, [Sample])] = []
             for (i, s) in streams.enumerated() where fds[i].revents != 0 {
