@@ -235,13 +235,20 @@ public final class IIOCapture {
     }
 
     /// Scale and offset of each motion channel (`*_scale`, `*_offset`), read fresh.
+    /// Each sysfs file is read once, however many channels share it (`in_accel_scale`).
     static func readConversions(_ device: IIODevice) -> [String: (scale: Double, offset: Double)] {
         var out: [String: (scale: Double, offset: Double)] = [:]
+        var files: [String: Double?] = [:]
+        func read(_ c: IIOChannel, _ attr: String) -> Double? {
+            guard c.attributeNames.contains(attr) else { return nil }
+            let file = c.attributeFilename(attr) ?? "\(c.id)_\(attr)"
+            if let v = files[file] { return v }
+            let v = AttributeText.double(try? c.readAttribute(attr))
+            files[file] = v
+            return v
+        }
         for c in device.channels where c.id.hasPrefix("accel_") || c.id.hasPrefix("anglvel_") {
-            let attrs = c.attributeNames
-            let scale = attrs.contains("scale") ? AttributeText.double(try? c.readAttribute("scale")) : nil
-            let offset = attrs.contains("offset") ? AttributeText.double(try? c.readAttribute("offset")) : nil
-            out[c.id] = (scale ?? c.formatScale ?? 1, offset ?? 0)
+            out[c.id] = (read(c, "scale") ?? c.formatScale ?? 1, read(c, "offset") ?? 0)
         }
         return out
     }
@@ -359,6 +366,8 @@ public final class IIOCapture {
                         for i in first..<raw.count { raw[i].timestamp = now }
                     }
                     if s.plan.waitStrategy == .blockingRefill { break }
+                    // A short read emptied the kernel buffer: no need for a refill that says EAGAIN.
+                    if bytes < buffer.capacity * max(1, s.decoder.layout.scanBytes) { break }
                 } catch {
                     if error.code == EAGAIN { break }
                     let f = accessFailure(s.sensor, error, holding: true)

@@ -10,7 +10,7 @@ def check(r, ctx):
         cap, ref = x.get("capture") or {}, x.get("readdev") or {}
         if x.get("exit") != 0: p.append(f"{key}: capture exited {x.get('exit')}")
         for name, w in (("capture", cap), ("readdev", ref)):
-            if (w.get("seconds") or 0) < 12: p.append(f"{key}: {name} window {w.get('seconds')} s < 12 s")
+            if (w.get("seconds") or 0) < 10: p.append(f"{key}: {name} window {w.get('seconds')} s < 10 s")
             if not w.get("alive_at_end"): p.append(f"{key}: {name} ended before its window did")
         n = 100 * (cap.get("seconds") or 0)  # samples in the window at 100 Hz
         cns = (cap.get("cpu_ns") or 0) / n if n else None

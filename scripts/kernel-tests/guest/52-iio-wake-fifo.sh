@@ -9,7 +9,7 @@ W=30
 iio_make_recording "$TEST_TMP/rec.csv" 10 --no-gyro
 start_emulator "$TEST_TMP/rec.csv" --loop --timestamps arrival --summary-json "$TEST_TMP/emu.json"
 wait_iio accel_3d 10 >/dev/null || { echo "accel_3d did not appear"; exit 1; }
-"$MB_BIN" capture --device accel_3d --rate 100 --latency 1 --duration $((W + 8)) --no-repair \
+"$MB_BIN" capture --device accel_3d --rate 100 --latency 1 --duration $((W + 5)) --no-repair \
     --output "$TEST_TMP/capture.csv" --stats-json "$TEST_TMP/stats.json" &
 pid=$!
 sleep 3

@@ -8,9 +8,9 @@ W=30
 iio_make_recording "$TEST_TMP/rec.csv" 10
 start_emulator "$TEST_TMP/rec.csv" --loop --summary-json "$TEST_TMP/emu.json"
 wait_iio accel_3d 10 >/dev/null && wait_iio gyro_3d 10 >/dev/null || { echo "devices did not appear"; exit 1; }
-"$MB_BIN" capture --device accel_3d --rate 100 --batch 1 --no-hwfifo --duration $((W + 8)) --stats-json "$TEST_TMP/stats1.json" &
+"$MB_BIN" capture --device accel_3d --rate 100 --batch 1 --no-hwfifo --duration $((W + 5)) --stats-json "$TEST_TMP/stats1.json" &
 p1=$!
-"$MB_BIN" capture --device gyro_3d --rate 100 --batch 100 --no-hwfifo --duration $((W + 8)) --stats-json "$TEST_TMP/stats100.json" &
+"$MB_BIN" capture --device gyro_3d --rate 100 --batch 100 --no-hwfifo --duration $((W + 5)) --stats-json "$TEST_TMP/stats100.json" &
 p100=$!
 sleep 3
 window_json "$p1" "$W" >"$TEST_TMP/w1.json" &
