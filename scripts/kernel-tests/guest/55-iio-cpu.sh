@@ -27,5 +27,6 @@ for b in 100 1; do
 done
 stop_emulator TERM
 cat "$TEST_TMP"/cap*.json "$TEST_TMP"/ref*.json
-write_result "{\"batch100\": {\"exit\": $rc100, \"capture\": $(file_or_null "$TEST_TMP/cap100.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref100.json"), \"stats\": $(file_or_null "$TEST_TMP/stats100.json")},
+case "$MB_BIN" in */release/*) build=release ;; */debug/*) build=debug ;; *) build=unknown ;; esac
+write_result "{\"build\": \"$build\", \"batch100\": {\"exit\": $rc100, \"capture\": $(file_or_null "$TEST_TMP/cap100.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref100.json"), \"stats\": $(file_or_null "$TEST_TMP/stats100.json")},
  \"batch1\": {\"exit\": $rc1, \"capture\": $(file_or_null "$TEST_TMP/cap1.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref1.json"), \"stats\": $(file_or_null "$TEST_TMP/stats1.json")}}"
