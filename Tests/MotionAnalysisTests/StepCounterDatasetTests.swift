@@ -24,7 +24,7 @@ struct StepCounterDatasetTests {
 
     /// Where two step lists first differ (a short message instead of two long arrays).
     static func difference(_ a: [Int64], _ b: [Int64]) -> String {
-        let i = zip(a, b).firstIndex { $0 != $1 } ?? min(a.count, b.count)
+        let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
         return "\(a.count) vs \(b.count) steps, first difference at step \(i)"
     }
 
