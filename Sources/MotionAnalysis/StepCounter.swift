@@ -175,7 +175,7 @@ public struct StepCounter: Sendable {
             if x1 > x2 && x1 >= x {
                 let amplitude = x1 - trough
                 trough = x1
-                if amplitude >= configuration.minAmplitude {
+                if amplitude >= configuration.continuationAmplitude {
                     if !hasPending {
                         hasPending = true
                         pendingTime = t
@@ -196,6 +196,9 @@ public struct StepCounter: Sendable {
         let c = configuration
         if walking {
             let d = Double(t - lastCounted)
+            // Once walking, weaker candidates count if they keep the rhythm (not much earlier than
+            // the period) — hysteresis, so alternate weak steps at the wrist are not lost.
+            if amplitude < c.minAmplitude && d < c.continuationMinPhase * period { return }
             if d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period) {
                 steps.append(t)
                 count += 1
@@ -206,6 +209,7 @@ public struct StepCounter: Sendable {
             walking = false
             held.removeAll()
         }
+        if amplitude < c.weakRunAmplitude { return }
         held.append(time: t, amplitude: amplitude)
         while held.count > 0 && t - held.time(0) > c.maxHold { held.removeFirst() }
         // Find the shortest regular run ending at this candidate that is long enough: at least
@@ -222,11 +226,14 @@ public struct StepCounter: Sendable {
             minD = Swift.min(minD, d); maxD = Swift.max(maxD, d)
             minA = Swift.min(minA, a); maxA = Swift.max(maxA, a)
             n += 1
+            // Strong runs (every swing >= minAmplitude) may be moderately irregular; weaker runs
+            // (gentle walking) must be very regular.
+            let strong = minA >= c.minAmplitude
             guard minD >= c.minStepInterval, maxD <= c.maxStepInterval,
-                  Double(maxD) <= c.maxIntervalRatio * Double(minD),
-                  maxA <= c.maxAmplitudeRatio * minA else { break }
+                  Double(maxD) <= (strong ? c.maxIntervalRatio : c.weakRunIntervalRatio) * Double(minD),
+                  maxA <= (strong ? c.maxAmplitudeRatio : c.weakRunAmplitudeRatio) * minA else { break }
             if n >= c.confirmationSteps
-                || (n >= 3 && t - held.time(i) >= c.confirmationSpan
+                || (n >= 3 && strong && t - held.time(i) >= c.confirmationSpan
                     && Double(maxD) <= c.slowRunIntervalRatio * Double(minD)
                     && maxA <= c.slowRunAmplitudeRatio * minA) {
                 confirmedRun = n

@@ -11,7 +11,19 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     public var minStepInterval: Int64 = 280_000_000
     /// Smallest acceleration swing (peak minus preceding trough of the band-passed magnitude, m/s²)
     /// that can be a step: 1 m/s² ≈ 0.1 g, well above sensor noise and vehicle vibration.
-    public var minAmplitude: Double = 1.0
+    public var minAmplitude: Double = 1.7
+    /// Gentle walking: a run of candidates with swings of at least this much (m/s²) but below
+    /// `minAmplitude` confirms walking only if it is very regular (the `weakRun` ratios).
+    public var weakRunAmplitude: Double = 1.0
+    /// Regularity of a gentle run: longest interval at most this many times the shortest.
+    public var weakRunIntervalRatio: Double = 1.1
+    /// Regularity of a gentle run: largest swing at most this many times the smallest.
+    public var weakRunAmplitudeRatio: Double = 1.5
+    /// While walking, a smaller swing (m/s²) still counts if it keeps the rhythm (hysteresis).
+    public var continuationAmplitude: Double = 0.8
+    /// While walking, a weak candidate must come at least this fraction of the step period after
+    /// the previous step.
+    public var continuationMinPhase: Double = 0.6
     /// How many consecutive regular candidates confirm that the wearer is walking.
     public var confirmationSteps: Int = 4
     /// A regular run of at least 3 candidates spanning this long (ns) also confirms walking, so that
@@ -40,6 +52,15 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     /// - Throws: ``StepCounterError/invalidConfiguration(_:)`` naming the bad field.
     public func validate() throws(StepCounterError) {
         if !(minAmplitude.isFinite && minAmplitude > 0) { throw .invalidConfiguration("minAmplitude must be > 0") }
+        if !(weakRunAmplitude.isFinite && weakRunAmplitude > 0 && weakRunAmplitude <= minAmplitude) {
+            throw .invalidConfiguration("weakRunAmplitude must be in (0, minAmplitude]")
+        }
+        if !(weakRunIntervalRatio.isFinite && weakRunIntervalRatio >= 1) { throw .invalidConfiguration("weakRunIntervalRatio must be >= 1") }
+        if !(weakRunAmplitudeRatio.isFinite && weakRunAmplitudeRatio >= 1) { throw .invalidConfiguration("weakRunAmplitudeRatio must be >= 1") }
+        if !(continuationAmplitude.isFinite && continuationAmplitude > 0 && continuationAmplitude <= minAmplitude) {
+            throw .invalidConfiguration("continuationAmplitude must be in (0, minAmplitude]")
+        }
+        if !(continuationMinPhase.isFinite && continuationMinPhase >= 0) { throw .invalidConfiguration("continuationMinPhase must be >= 0") }
         if !(3...StepHoldBuffer.capacity).contains(confirmationSteps) {
             throw .invalidConfiguration("confirmationSteps must be in 3...\(StepHoldBuffer.capacity)")
         }

@@ -12,6 +12,11 @@ extension StepCounterConfiguration {
         let ns = Int64((v * 1e9).rounded())
         switch parts[0] {
         case "minAmplitude": minAmplitude = v
+        case "continuationAmplitude": continuationAmplitude = v
+        case "weakRunAmplitude": weakRunAmplitude = v
+        case "weakRunIntervalRatio": weakRunIntervalRatio = v
+        case "weakRunAmplitudeRatio": weakRunAmplitudeRatio = v
+        case "continuationMinPhase": continuationMinPhase = v
         case "confirmationSteps": confirmationSteps = Int(v)
         case "confirmationSpan": confirmationSpan = ns
         case "maxIntervalRatio": maxIntervalRatio = v
