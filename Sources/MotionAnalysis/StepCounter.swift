@@ -191,6 +191,30 @@ public struct StepCounter: Sendable {
         x1 = x
     }
 
+    /// Whether the last `k` held candidates form a regular run whose swings alternate between a
+    /// strong and a weaker level (one arm swing or one leg per stride dominates): intervals
+    /// regular (`alternatingIntervalRatio`), each of the two interleaved subsequences very regular in swing,
+    /// the stronger one at least `minAmplitude`.
+    private func isAlternatingRun(count k: Int) -> Bool {
+        let c = configuration
+        let first = held.count - k
+        var minD = Int64.max, maxD = Int64.min
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        for i in first..<held.count {
+            let a = held.amplitude(i)
+            if (i - first) % 2 == 0 { lo.0 = Swift.min(lo.0, a); hi.0 = Swift.max(hi.0, a) }
+            else { lo.1 = Swift.min(lo.1, a); hi.1 = Swift.max(hi.1, a) }
+            if i > first {
+                let d = held.time(i) - held.time(i - 1)
+                minD = Swift.min(minD, d); maxD = Swift.max(maxD, d)
+            }
+        }
+        return minD >= c.minStepInterval && maxD <= c.maxStepInterval
+            && Double(maxD) <= c.alternatingIntervalRatio * Double(minD)
+            && hi.0 <= c.weakRunAmplitudeRatio * lo.0 && hi.1 <= c.weakRunAmplitudeRatio * lo.1
+            && Swift.max(lo.0, lo.1) >= c.minAmplitude
+    }
+
     /// A candidate step (merged peak) is final: count it, hold it, or confirm a run.
     private mutating func accept(time t: Int64, amplitude: Double, into steps: inout [Int64]) {
         let c = configuration
@@ -239,6 +263,9 @@ public struct StepCounter: Sendable {
                 confirmedRun = n
                 break
             }
+        }
+        if confirmedRun == 0 && c.alternatingRuns && held.count >= c.confirmationSteps && isAlternatingRun(count: c.confirmationSteps) {
+            confirmedRun = c.confirmationSteps
         }
         guard confirmedRun > 0 else { return }
         let k = confirmedRun

@@ -19,6 +19,10 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     public var weakRunIntervalRatio: Double = 1.1
     /// Regularity of a gentle run: largest swing at most this many times the smallest.
     public var weakRunAmplitudeRatio: Double = 1.5
+    /// Also confirm runs whose swings alternate strong/weak (stride asymmetry at the wrist or a pocket).
+    public var alternatingRuns: Bool = true
+    /// Regularity of an alternating run: longest interval at most this many times the shortest.
+    public var alternatingIntervalRatio: Double = 1.25
     /// While walking, a smaller swing (m/s²) still counts if it keeps the rhythm (hysteresis).
     public var continuationAmplitude: Double = 0.8
     /// While walking, a weak candidate must come at least this fraction of the step period after
@@ -60,6 +64,7 @@ public struct StepCounterConfiguration: Sendable, Equatable {
         if !(continuationAmplitude.isFinite && continuationAmplitude > 0 && continuationAmplitude <= minAmplitude) {
             throw .invalidConfiguration("continuationAmplitude must be in (0, minAmplitude]")
         }
+        if !(alternatingIntervalRatio.isFinite && alternatingIntervalRatio >= 1) { throw .invalidConfiguration("alternatingIntervalRatio must be >= 1") }
         if !(continuationMinPhase.isFinite && continuationMinPhase >= 0) { throw .invalidConfiguration("continuationMinPhase must be >= 0") }
         if !(3...StepHoldBuffer.capacity).contains(confirmationSteps) {
             throw .invalidConfiguration("confirmationSteps must be in 3...\(StepHoldBuffer.capacity)")

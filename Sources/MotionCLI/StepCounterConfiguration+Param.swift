@@ -13,6 +13,8 @@ extension StepCounterConfiguration {
         switch parts[0] {
         case "minAmplitude": minAmplitude = v
         case "continuationAmplitude": continuationAmplitude = v
+        case "alternatingRuns": alternatingRuns = v != 0
+        case "alternatingIntervalRatio": alternatingIntervalRatio = v
         case "weakRunAmplitude": weakRunAmplitude = v
         case "weakRunIntervalRatio": weakRunIntervalRatio = v
         case "weakRunAmplitudeRatio": weakRunAmplitudeRatio = v

@@ -13,12 +13,17 @@ enum StepsCommand {
             steps/min, null if under two steps), "step_times_s" (seconds from the first sample)}.
             """,
             arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse.", repeated: true)],
-            options: [.flag("json", help: "Print one JSON object per file.")],
+            options: [
+                .flag("json", help: "Print one JSON object per file."),
+                .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
+            ],
             run: { args, io in
                 let files = args.arguments("FILE")
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
+                var config = StepCounterConfiguration()
+                for p in args.strings("param") { try config.set(p) }
                 for file in files {
-                    let (summary, first, duration) = try count(file)
+                    let (summary, first, duration) = try count(file, configuration: config)
                     let cadence = summary.cadence
                     if args.flag("json") {
                         let times = summary.timestamps.map { StepFormatting.jsonNumber(Double($0 - first) / 1e9) }
@@ -33,9 +38,9 @@ enum StepsCommand {
 
     /// Streams one recording through a ``StepCounter``.
     /// - Returns: the steps, the first timestamp, and the duration in seconds.
-    static func count(_ file: String) throws -> (StepSummary, Int64, Double) {
+    static func count(_ file: String, configuration: StepCounterConfiguration = StepCounterConfiguration()) throws -> (StepSummary, Int64, Double) {
         let reader = try RecordingReader(path: file)
-        var counter = try StepCounter()
+        var counter = try StepCounter(configuration: configuration)
         var steps: [Int64] = []
         var first: Int64?
         var last: Int64 = 0
