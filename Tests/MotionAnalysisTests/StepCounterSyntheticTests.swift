@@ -60,6 +60,20 @@ struct StepCounterSyntheticTests {
         #expect(none.count < 20, "strict counter counted \(none.count)")
     }
 
+    @Test func asymmetricGaitIsCounted() throws {
+        // A stride-rate arm swing dominates: after the band-pass, swings alternate about 5.9 / 1.2 m/s².
+        let samples = SyntheticMotion.walking(stepHz: 1.8, seconds: 60, amplitude: 4, strideSway: 2)
+        let steps = try count(samples)
+        #expect(abs(Double(steps.count) - 108) <= 3, "counted \(steps.count)")
+        // The alternating-run confirmation is what finds this walk.
+        var config = StepCounterConfiguration()
+        config.alternatingRuns = false
+        var counter = try StepCounter(configuration: config)
+        var without: [Int64] = []
+        try counter.process(samples, into: &without)
+        #expect(without.count < steps.count - 20, "without alternating runs: \(without.count)")
+    }
+
     @Test func armWavingWithoutRhythmIsRejected() throws {
         // Large, irregular arm movements: swings of random size at random intervals (0.3–2.5 s).
         var g = SeededGenerator(seed: 9)
