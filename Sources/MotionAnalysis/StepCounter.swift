@@ -224,6 +224,12 @@ public struct StepCounter: Sendable {
             // the period) — hysteresis, so alternate weak steps at the wrist are not lost.
             if amplitude < c.minAmplitude && d < c.continuationMinPhase * period { return }
             if d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period) {
+                if c.fillMissedSteps && d >= 1.6 * period {
+                    // About two periods since the last step: one step in the rhythm left no clear peak
+                    // (common at the wrist); count it half-way.
+                    steps.append(lastCounted + (t - lastCounted) / 2)
+                    count += 1
+                }
                 steps.append(t)
                 count += 1
                 if d < 1.6 * period { period = 0.8 * period + 0.2 * d }

@@ -19,6 +19,8 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     public var weakRunIntervalRatio: Double = 1.1
     /// Regularity of a gentle run: largest swing at most this many times the smallest.
     public var weakRunAmplitudeRatio: Double = 1.5
+    /// While walking, a gap of 1.6–2.5 step periods counts the step that left no clear peak, half-way.
+    public var fillMissedSteps: Bool = true
     /// Also confirm runs whose swings alternate strong/weak (stride asymmetry at the wrist or a pocket).
     public var alternatingRuns: Bool = true
     /// Regularity of an alternating run: longest interval at most this many times the shortest.

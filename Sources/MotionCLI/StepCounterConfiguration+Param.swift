@@ -14,6 +14,7 @@ extension StepCounterConfiguration {
         case "minAmplitude": minAmplitude = v
         case "continuationAmplitude": continuationAmplitude = v
         case "alternatingRuns": alternatingRuns = v != 0
+        case "fillMissedSteps": fillMissedSteps = v != 0
         case "alternatingIntervalRatio": alternatingIntervalRatio = v
         case "weakRunAmplitude": weakRunAmplitude = v
         case "weakRunIntervalRatio": weakRunIntervalRatio = v
