@@ -273,7 +273,7 @@ public final class RecordingReader {
             format = .motionbatch(version: version)
             while true {
                 guard let l = try nextLine("header line") else {
-                    throw RecordingError(file: path, line: lineNumber, problem: "missing column header line after the '#' header block")
+                    throw RecordingError(file: path, line: lineNumber + 1, problem: "missing column header line after the '#' header block")
                 }
                 guard l.hasPrefix("#") else { columnLine = l; break }
                 guard let (key, value) = keyValue(l) else {
