@@ -42,6 +42,32 @@ private func parseSeconds(_ s: String) -> Int64? {
         }
     }
 
+    /// Scaled sensor values (`raw * scale`) printed shortest have 16-17 digits: the extended-precision path.
+    @Test func longMantissasMatchStandardLibraryBitForBit() {
+        var rng = SplitMix64(seed: 9)
+        var checked = 0
+        for i in 0..<300_000 {
+            let raw = Double(Int16(truncatingIfNeeded: rng.next()))
+            let scale = [0.000598550, 0.000152716, 0.0095768, 0.00122, 9.80665 / 16384][i % 5]
+            var text = (raw * scale).description
+            if i % 3 == 0 {  // also random 17-19 digit mantissas with small exponents
+                let m = rng.next() % 10_000_000_000_000_000_000
+                text = "\(m)e\(Int(rng.next() % 50) - 35)"
+            }
+            let reference = Double(text)!
+            guard parse(text)?.bitPattern == reference.bitPattern else {
+                Issue.record("\(text): \(String(describing: parse(text))) vs \(reference)")
+                return
+            }
+            checked += 1
+        }
+        #expect(checked == 300_000)
+        // Exact midpoints between doubles must not be double-rounded: 2^53 + 1 and neighbours.
+        for text in ["9007199254740993", "9007199254740995", "18014398509481986", "18014398509481990", "900719925474099.3e1"] {
+            #expect(parse(text)?.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+    }
+
     @Test func shortestRepresentationsRoundTrip() {
         var rng = SplitMix64(seed: 11)
         for _ in 0..<100_000 {
