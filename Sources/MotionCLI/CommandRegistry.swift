@@ -4,6 +4,8 @@ enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
             ReplayCommand.spec,
+            ConvertCommand.spec,
+            BenchCommand.spec,
         ]
     }
 }
