@@ -6,6 +6,8 @@ enum CommandRegistry {
             ReplayCommand.spec,
             ConvertCommand.spec,
             BenchCommand.spec,
+            StepsCommand.spec,
+            EvalCommand.spec,
         ]
     }
 }
