@@ -47,6 +47,7 @@ public enum ArgumentParser {
         if chain.count == 1, rest.first == "--version" { return (.version, chain) }
         guard command.run != nil else {
             if rest.isEmpty { return (.help(chain), chain) }
+            if rest[0].hasPrefix("-") { throw unknownOption(rest[0], command: command, extra: chain.count == 1 ? ["--version"] : []) }
             throw unknownSubcommand(rest[0], of: command, chain: chain)
         }
         let parsed = try parseArguments(rest, for: command, path: chain.map(\.name))
@@ -133,8 +134,8 @@ public enum ArgumentParser {
         w.count > 1 && w.hasPrefix("-") && Double(w) != nil
     }
 
-    private static func unknownOption(_ word: String, command: CommandSpec) -> CLIError {
-        let candidates = command.options.map { "--" + $0.name } + ["--help"]
+    private static func unknownOption(_ word: String, command: CommandSpec, extra: [String] = []) -> CLIError {
+        let candidates = command.options.map { "--" + $0.name } + ["--help"] + extra
         let bare = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
         var msg = "Unknown option '\(bare)'."
         if let near = Suggestion.nearest(to: bare, in: candidates) { msg += " Did you mean '\(near)'?" }

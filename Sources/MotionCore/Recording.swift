@@ -1,0 +1,32 @@
+/// A whole recording in memory: its header, every sample, and the per-sample labels if any.
+/// For long files prefer streaming with ``RecordingReader``.
+public struct Recording: Sendable, Equatable {
+    /// Dialect, columns and metadata.
+    public var header: RecordingHeader
+    /// Every sample, in file order (timestamps strictly increasing).
+    public var samples: [Sample]
+    /// One label per sample (`nil` where empty), or `nil` when the file has no `label` column.
+    public var labels: [String?]?
+    /// Tolerated defects (a dropped torn final line).
+    public var warnings: [RecordingWarning]
+
+    /// Creates a recording value.
+    public init(header: RecordingHeader, samples: [Sample], labels: [String?]? = nil, warnings: [RecordingWarning] = []) {
+        self.header = header
+        self.samples = samples
+        self.labels = labels
+        self.warnings = warnings
+    }
+
+    /// Reads a whole recording file (either dialect) into memory.
+    /// - Throws: ``RecordingError`` (with file, line, column, problem) or ``RecordingIOError``.
+    /// - Complexity: O(file size) time and memory.
+    public static func read(path: String) throws -> Recording {
+        let reader = try RecordingReader(path: path)
+        var samples: [Sample] = []
+        var labels: [String?] = []
+        while try reader.read(into: &samples, labels: &labels, maxSamples: 1 << 16) > 0 {}
+        return Recording(header: reader.header, samples: samples,
+                         labels: reader.header.hasLabels ? labels : nil, warnings: reader.warnings)
+    }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Splits a file into lines through one fixed-size buffer: reads chunks with `read(2)`,
+/// finds line ends with `memchr(3)`, and hands out each line as a pointer into the buffer.
+/// Memory stays at the buffer size whatever the file length. The only owner of the raw buffer.
+final class RecordingLineBuffer {
+    /// One step of the line stream.
+    enum Line {
+        /// A complete line (without `\n`, and without a trailing `\r`), valid until the next call.
+        case line(UnsafePointer<UInt8>, Int)
+        /// The file ends with `count` bytes that are not terminated by a newline.
+        case torn(count: Int)
+        /// A line longer than the buffer.
+        case tooLong
+    }
+
+    private let file: RecordingFile
+    private let storage: UnsafeMutablePointer<UInt8>
+    /// Buffer size in bytes (the maximum line length).
+    let capacity: Int
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    /// Bytes handed out so far (consumed lines including their newlines).
+    private(set) var bytesConsumed = 0
+
+    /// Creates a line reader over an open file.
+    init(file: RecordingFile, capacity: Int) {
+        self.file = file
+        self.capacity = max(capacity, 64)
+        self.storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The next line, or `nil` at the end of a file whose last line ended with a newline.
+    /// - Complexity: amortised O(line length).
+    @inline(__always)
+    func next() throws(RecordingIOError) -> Line? {
+        while true {
+            let available = end - start
+            if available > 0, let nl = memchr(storage + start, 0x0A, available) {
+                let lineStart = storage + start
+                var length = nl.assumingMemoryBound(to: UInt8.self) - lineStart
+                start += length + 1
+                bytesConsumed += length + 1
+                if length > 0 && lineStart[length - 1] == 0x0D { length -= 1 }
+                return .line(UnsafePointer(lineStart), length)
+            }
+            if atEOF {
+                guard available > 0 else { return nil }
+                start = end
+                bytesConsumed += available
+                return .torn(count: available)
+            }
+            if start > 0 {
+                if available > 0 { memmove(storage, storage + start, available) }
+                start = 0
+                end = available
+            }
+            if end == capacity { return .tooLong }
+            let n = try file.read(into: storage + end, count: capacity - end)
+            if n == 0 { atEOF = true } else { end += n }
+        }
+    }
+}

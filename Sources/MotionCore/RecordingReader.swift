@@ -1,0 +1,347 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Up to N consecutive rows of a recording, as returned by ``RecordingReader/next(maxSamples:)``.
+public struct RecordingChunk: Sendable, Equatable {
+    /// The samples, in file order.
+    public var samples: [Sample]
+    /// One label per sample (`nil` where the label field is empty), or `nil` when the file has no `label` column.
+    public var labels: [String?]?
+
+    /// Creates a chunk.
+    public init(samples: [Sample], labels: [String?]?) {
+        self.samples = samples
+        self.labels = labels
+    }
+}
+
+/// Streams the samples of a recording file, in either dialect (``RecordingFormat``), strictly.
+///
+/// The file is read in fixed-size chunks (1 MiB by default) and parsed byte by byte, so memory
+/// does not grow with the file's length. Every malformed line is a ``RecordingError`` naming the
+/// file, line, column and problem: bad number, wrong column count, NaN or infinity, a timestamp
+/// that goes backwards or repeats, an unknown format version, a missing header, an unknown column.
+/// The one tolerated defect is a torn final line (no trailing newline, as after a power cut):
+/// it is dropped and reported in ``warnings``.
+///
+/// ```swift
+/// let reader = try RecordingReader(path: "Recordings/walk.csv")
+/// while let chunk = try reader.next(maxSamples: 4096) { ... }
+/// ```
+public final class RecordingReader {
+    /// The path given at creation (used in messages).
+    public let path: String
+    /// Dialect, columns and metadata, parsed at creation.
+    public let header: RecordingHeader
+    /// Tolerated defects met so far (a torn final line).
+    public private(set) var warnings: [RecordingWarning] = []
+    /// The number of the last line read (1-based; header lines count).
+    public private(set) var lineNumber = 0
+
+    private let lines: RecordingLineBuffer
+    private var finished = false
+    private var previousTimestamp: Int64 = .min
+    private var previousTimestampLine = 0
+    private var lastLabelBytes: [UInt8] = []
+    private var lastLabel: String?
+    private let columnNames: [String]
+
+    /// Opens `path` and parses its header.
+    /// - Parameter bufferSize: bytes read per `read(2)`; also the longest line accepted.
+    /// - Throws: ``RecordingIOError`` if the file cannot be opened or read; ``RecordingError``
+    ///   if the header is missing or malformed.
+    public init(path: String, bufferSize: Int = 1 << 20) throws {
+        self.path = path
+        let file = try RecordingFile.openForReading(path)
+        lines = RecordingLineBuffer(file: file, capacity: bufferSize)
+        var number = 0
+        header = try Self.parseHeader(lines: lines, path: path, lineNumber: &number)
+        lineNumber = number
+        columnNames = header.columns
+    }
+
+    /// Reads the next chunk of at most `maxSamples` rows.
+    /// - Returns: `nil` once the file is exhausted.
+    /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
+    /// - Complexity: O(bytes read).
+    public func next(maxSamples: Int = 4096) throws -> RecordingChunk? {
+        var samples: [Sample] = []
+        samples.reserveCapacity(min(max(maxSamples, 1), 1 << 16))
+        var labels: [String?] = []
+        let n = try read(into: &samples, labels: &labels, maxSamples: maxSamples)
+        guard n > 0 else { return nil }
+        return RecordingChunk(samples: samples, labels: header.hasLabels ? labels : nil)
+    }
+
+    /// Appends up to `maxSamples` rows to `samples` (and, when the file has labels, their labels to
+    /// `labels`), reusing the callers' storage.
+    /// - Returns: the number of rows appended; 0 once the file is exhausted.
+    /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
+    /// - Complexity: O(bytes read).
+    public func read(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
+        guard !finished, maxSamples > 0 else { return 0 }
+        let hasGyro = header.sensors.contains(.gyro)
+        let hasLabels = header.hasLabels
+        let seconds = header.format == .plain
+        let lastColumn = columnNames.count - 1
+        var line = lineNumber
+        var previous = previousTimestamp
+        var previousLine = previousTimestampLine
+        defer {
+            lineNumber = line
+            previousTimestamp = previous
+            previousTimestampLine = previousLine
+        }
+        var produced = 0
+        while produced < maxSamples {
+            guard let next = try lines.next() else { finished = true; break }
+            line += 1
+            let p: UnsafePointer<UInt8>
+            let n: Int
+            switch next {
+            case .line(let ptr, let count):
+                p = ptr
+                n = count
+            case .torn(let count):
+                warnings.append(RecordingWarning(file: path, line: line, message: "last line has no newline (torn write, e.g. power loss); dropped its \(count) bytes"))
+                finished = true
+                return produced
+            case .tooLong:
+                throw RecordingError(file: path, line: line, problem: "line is longer than \(lines.capacity) bytes")
+            }
+            if n == 0 { throw RecordingError(file: path, line: line, problem: "empty line") }
+
+            var pos = 0
+            // Returns the end of the field starting at `pos` and checks the column count.
+            @inline(__always) func fieldEnd(_ column: Int) throws -> Int {
+                var e = pos
+                while e < n && p[e] != 0x2C { e += 1 }
+                if column < lastColumn {
+                    if e == n { throw columnCountError(p, n, line: line) }
+                } else if e != n {
+                    throw columnCountError(p, n, line: line)
+                }
+                return e
+            }
+            @inline(__always) func number(_ column: Int) throws -> Double {
+                let e = try fieldEnd(column)
+                guard let v = CSVNumberParser.parseDouble(p + pos, e - pos), v.isFinite else {
+                    throw numberError(p + pos, e - pos, line: line, column: column)
+                }
+                pos = e + 1
+                return v
+            }
+
+            let tEnd = try fieldEnd(0)
+            let parsedTime = seconds
+                ? CSVNumberParser.parseSecondsAsNanoseconds(p, tEnd)
+                : CSVNumberParser.parseInt64(p, tEnd)
+            guard let t = parsedTime else { throw timeError(p, tEnd, line: line) }
+            if t <= previous && previousLine > 0 {
+                throw RecordingError(
+                    file: path, line: line, column: 1, columnName: columnNames[0],
+                    problem: t == previous
+                        ? "duplicate timestamp \(t) ns (same as line \(previousLine))"
+                        : "timestamp \(t) ns goes backwards (line \(previousLine) has \(previous) ns)")
+            }
+            pos = tEnd + 1
+            let accel = Vector3(try number(1), try number(2), try number(3))
+            var gyro = Vector3.zero
+            if hasGyro { gyro = Vector3(try number(4), try number(5), try number(6)) }
+            if hasLabels {
+                let e = try fieldEnd(lastColumn)
+                labels.append(try label(p + pos, e - pos, line: line))
+            }
+            previous = t
+            previousLine = line
+            samples.append(Sample(timestamp: t, accel: accel, gyro: gyro))
+            produced += 1
+        }
+        return produced
+    }
+
+    /// Bytes of the file consumed so far (header and rows, including newlines).
+    public var bytesRead: Int { lines.bytesConsumed }
+
+    // MARK: - Labels
+
+    @inline(__always)
+    private func label(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) throws -> String? {
+        if n == 0 { return nil }
+        if n == lastLabelBytes.count, lastLabel != nil,
+           lastLabelBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) {
+            return lastLabel
+        }
+        let bytes = UnsafeBufferPointer(start: p, count: n)
+        if bytes.contains(0x22) {
+            throw RecordingError(file: path, line: line, column: columnNames.count, columnName: "label",
+                                 problem: "quoted fields are not supported (\(Self.quote(p, n)))")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw RecordingError(file: path, line: line, column: columnNames.count, columnName: "label", problem: "label is not valid UTF-8")
+        }
+        lastLabelBytes = Array(bytes)
+        lastLabel = text
+        return text
+    }
+
+    // MARK: - Errors (cold paths)
+
+    @inline(never)
+    private func columnCountError(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) -> RecordingError {
+        var found = 1
+        for i in 0..<n where p[i] == 0x2C { found += 1 }
+        return RecordingError(file: path, line: line, problem: "expected \(columnNames.count) columns (\(columnNames.joined(separator: ","))), found \(found)")
+    }
+
+    @inline(never)
+    private func numberError(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, column: Int) -> RecordingError {
+        RecordingError(file: path, line: line, column: column + 1, columnName: columnNames[column], problem: Self.describeBadNumber(p, n))
+    }
+
+    @inline(never)
+    private func timeError(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) -> RecordingError {
+        var problem: String
+        if header.format == .plain {
+            problem = Self.describeBadNumber(p, n)
+            if CSVNumberParser.parseDouble(p, n)?.isFinite == true { problem = "time \(Self.quote(p, n)) s is out of range" }
+        } else if n == 0 {
+            problem = "empty field"
+        } else if CSVNumberParser.parseDouble(p, n) != nil {
+            problem = "bad timestamp \(Self.quote(p, n)) (expected integer nanoseconds within ±9.2e18)"
+        } else {
+            problem = "bad timestamp \(Self.quote(p, n))"
+        }
+        return RecordingError(file: path, line: line, column: 1, columnName: columnNames[0], problem: problem)
+    }
+
+    static func describeBadNumber(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        if n == 0 { return "empty field" }
+        let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self).lowercased()
+        if text.contains("nan") { return "NaN is not allowed (\(quote(p, n)))" }
+        if text.contains("inf") { return "infinity is not allowed (\(quote(p, n)))" }
+        if CSVNumberParser.parseDouble(p, n) != nil { return "value \(quote(p, n)) is out of range (infinite)" }
+        return "bad number \(quote(p, n))"
+    }
+
+    static func quote(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        let text = String(decoding: UnsafeBufferPointer(start: p, count: min(n, 40)), as: UTF8.self)
+        return "\"" + text + (n > 40 ? "..." : "") + "\""
+    }
+
+    // MARK: - Header
+
+    private static func parseHeader(lines: RecordingLineBuffer, path: String, lineNumber: inout Int) throws -> RecordingHeader {
+        let plainHint = "time_s,accel_x,accel_y,accel_z[,gyro_x,gyro_y,gyro_z][,label]"
+        let ownHint = "# \(RecordingKey.formatVersion): \(RecordingFormat.currentVersion)"
+        func nextLine(_ what: String) throws -> String? {
+            guard let l = try lines.next() else { return nil }
+            lineNumber += 1
+            switch l {
+            case .line(let p, let n):
+                var bytes = UnsafeBufferPointer(start: p, count: n)
+                if lineNumber == 1, n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF {
+                    bytes = UnsafeBufferPointer(rebasing: bytes[3...])  // UTF-8 byte-order mark from spreadsheets
+                }
+                guard let s = String(validating: bytes, as: UTF8.self) else {
+                    throw RecordingError(file: path, line: lineNumber, problem: "\(what) is not valid UTF-8")
+                }
+                return s
+            case .torn:
+                throw RecordingError(file: path, line: lineNumber, problem: "the file ends inside the header (\(what) has no newline)")
+            case .tooLong:
+                throw RecordingError(file: path, line: lineNumber, problem: "line is longer than \(lines.capacity) bytes")
+            }
+        }
+        guard let first = try nextLine("header") else {
+            throw RecordingError(file: path, line: nil, problem: "missing header: the file is empty (expected '\(ownHint)' or '\(plainHint)')")
+        }
+        var format = RecordingFormat.plain
+        var metadata: [String: String] = [:]
+        var columnLine = first
+        if first.hasPrefix("#") {
+            guard let (key, value) = keyValue(first), key == RecordingKey.formatVersion else {
+                throw RecordingError(file: path, line: 1, problem: "missing header: the first line must be '\(ownHint)', found '\(first.prefix(60))'")
+            }
+            guard let version = Int(value), version >= 1 else {
+                throw RecordingError(file: path, line: 1, problem: "bad format version '\(value)'")
+            }
+            guard version == RecordingFormat.currentVersion else {
+                throw RecordingError(file: path, line: 1, problem: "unknown format version \(version) (this reader knows version \(RecordingFormat.currentVersion))")
+            }
+            format = .motionbatch(version: version)
+            while true {
+                guard let l = try nextLine("header line") else {
+                    throw RecordingError(file: path, line: lineNumber, problem: "missing column header line after the '#' header block")
+                }
+                guard l.hasPrefix("#") else { columnLine = l; break }
+                guard let (key, value) = keyValue(l) else {
+                    throw RecordingError(file: path, line: lineNumber, problem: "malformed header line '\(l.prefix(60))' (expected '# key: value')")
+                }
+                guard metadata[key] == nil, key != RecordingKey.formatVersion else {
+                    throw RecordingError(file: path, line: lineNumber, problem: "header key '\(key)' appears twice")
+                }
+                metadata[key] = value
+            }
+        }
+        let names = columnLine.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard names.first == format.timeColumn else {
+            if format == .plain {
+                throw RecordingError(file: path, line: lineNumber, problem: "missing header: expected '\(ownHint)' or a plain CSV header '\(plainHint)', found '\(columnLine.prefix(60))'")
+            }
+            throw RecordingError(file: path, line: lineNumber, column: 1, problem: "unknown column '\(names.first ?? "")' (expected '\(format.timeColumn)')")
+        }
+        var expected = ["accel_x", "accel_y", "accel_z"]
+        var sensors: SensorSet = .accel
+        var hasLabels = false
+        var i = 1
+        func expect(_ name: String) throws {
+            guard i < names.count else {
+                throw RecordingError(file: path, line: lineNumber, column: i + 1, problem: "missing column '\(name)'")
+            }
+            guard names[i] == name else {
+                throw RecordingError(file: path, line: lineNumber, column: i + 1, problem: "unknown column '\(names[i])' (expected '\(name)')")
+            }
+            i += 1
+        }
+        for name in expected { try expect(name) }
+        if i < names.count, names[i] == "gyro_x" {
+            expected = ["gyro_x", "gyro_y", "gyro_z"]
+            for name in expected { try expect(name) }
+            sensors.insert(.gyro)
+        }
+        if i < names.count, names[i] == "label" {
+            hasLabels = true
+            i += 1
+        }
+        if i < names.count {
+            let allowed = sensors.contains(.gyro) ? (hasLabels ? "end of line" : "'label'") : (hasLabels ? "end of line" : "'gyro_x' or 'label'")
+            throw RecordingError(file: path, line: lineNumber, column: i + 1, problem: "unknown column '\(names[i])' (expected \(allowed))")
+        }
+        let header = RecordingHeader(format: format, sensors: sensors, hasLabels: hasLabels, metadata: metadata)
+        // Channel descriptions must name existing columns and their SI unit.
+        for (key, value) in metadata where key.hasPrefix(RecordingKey.channelPrefix) {
+            let channel = String(key.dropFirst(RecordingKey.channelPrefix.count))
+            guard header.columns.contains(channel), let unit = RecordingHeader.unit(of: channel) else {
+                throw RecordingError(file: path, line: nil, problem: "header key '\(key)' describes a channel that is not a data column")
+            }
+            let given = value.split(whereSeparator: { $0 == " " || $0 == "," }).first.map(String.init) ?? ""
+            guard given == unit else {
+                throw RecordingError(file: path, line: nil, problem: "header key '\(key)': unit '\(given)' is not supported (expected \(unit))")
+            }
+        }
+        return header
+    }
+
+    /// Splits `# key: value` into its parts; `nil` when the line does not have that shape.
+    static func keyValue(_ line: String) -> (String, String)? {
+        guard line.hasPrefix("# "), let colon = line.firstIndex(of: ":") else { return nil }
+        let key = line[line.index(line.startIndex, offsetBy: 2)..<colon]
+        guard !key.isEmpty, !key.contains(" ") else { return nil }
+        var value = line[line.index(after: colon)...]
+        while value.first == " " { value.removeFirst() }
+        while value.last == " " { value.removeLast() }
+        return (String(key), String(value))
+    }
+}

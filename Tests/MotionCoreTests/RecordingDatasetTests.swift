@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import MotionCore
+
+/// The shared datasets folder: `$MOTIONBATCH_DATASETS`, else `<package root>/../shared/datasets`.
+let datasetsRoot: String = {
+    if let env = ProcessInfo.processInfo.environment["MOTIONBATCH_DATASETS"], !env.isEmpty { return env }
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets").path
+}()
+
+/// Every `*.csv` recording under the datasets folder except the manifest and step-truth files.
+func datasetRecordings() -> [String] {
+    guard let e = FileManager.default.enumerator(atPath: datasetsRoot) else { return [] }
+    return e.compactMap { $0 as? String }
+        .filter { $0.hasSuffix(".csv") && !$0.hasSuffix(".steps.csv") && $0 != "manifest.csv" }
+        .sorted()
+        .map { datasetsRoot + "/" + $0 }
+}
+
+// Skipped when the datasets folder is absent (a fresh clone without ../shared/datasets).
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: datasetsRoot + "/manifest.csv"), "datasets folder not found (set MOTIONBATCH_DATASETS or place it at ../shared/datasets)"))
+struct RecordingDatasetTests {
+    @Test func readsEveryDatasetRecordingStrictly() throws {
+        let files = datasetRecordings()
+        #expect(files.count > 50)
+        var total = 0
+        for path in files {
+            let r = try Recording.read(path: path)
+            #expect(r.header.format == .plain, "\(path)")
+            #expect(!r.samples.isEmpty, "\(path)")
+            #expect(r.warnings.isEmpty, "\(path): \(r.warnings)")
+            #expect(r.samples.allSatisfy { $0.accel.isFinite && $0.gyro.isFinite }, "\(path)")
+            total += r.samples.count
+        }
+        #expect(total > 1_000_000)
+    }
+
+    @Test func haptHasGyroAndLabels() throws {
+        let r = try Recording.read(path: datasetsRoot + "/activity/hapt/user01_seq0.csv")
+        #expect(r.header.sensors == [.accel, .gyro])
+        let labels = try #require(r.labels)
+        #expect(labels.count == r.samples.count)
+        #expect(Set(labels.compactMap { $0 }).isSuperset(of: ["walking", "sitting", "standing", "lying"]))
+        // 50 Hz: consecutive timestamps 20 ms apart, exactly, from the decimal digits.
+        #expect(r.samples[1].timestamp - r.samples[0].timestamp == 20_000_000)
+    }
+}

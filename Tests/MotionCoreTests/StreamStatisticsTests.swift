@@ -1,0 +1,46 @@
+import Testing
+@testable import MotionCore
+
+private func stats(_ samples: [Sample], batch: Int, rate: Double? = nil) -> StreamStatistics {
+    var st = StreamStatistics(declaredRateHz: rate)
+    for b in batches(samples, .samples(batch)) { st.add(b) }
+    st.finish()
+    return st
+}
+
+@Test func regularStreamHasNoGapsAndItsRate() {
+    let st = stats(regularSamples(count: 1001, periodNs: 10_000_000), batch: 50)
+    #expect(st.sampleCount == 1001)
+    #expect(st.gapCount == 0)
+    #expect(st.durationSeconds == 10)
+    #expect(st.effectiveRateHz == 100)
+    #expect(st.nominalPeriod == 10_000_000)
+    #expect(st.batchCount == 21)
+}
+
+@Test(arguments: [1, 2, 7, 64, 255, 256, 1000, 5000])
+func gapsDoNotDependOnBatchSize(batch: Int) {
+    var s = regularSamples(count: 600, periodNs: 20_000_000)
+    // Remove samples 100..<105 (gap of 6 periods) and 400..<401 (gap of 2 periods: not > 2x).
+    s.removeSubrange(400..<401)
+    s.removeSubrange(100..<105)
+    let st = stats(s, batch: batch)
+    #expect(st.gapCount == 1)
+    #expect(st.longestGap == 6 * 20_000_000)
+    #expect(st.estimatedMissingSamples == 5)
+    let reference = stats(s, batch: s.count)
+    #expect(st.gapCount == reference.gapCount && st.longestGap == reference.longestGap)
+}
+
+@Test func declaredRateSetsThePeriodBeforeAnySample() {
+    let st = StreamStatistics(declaredRateHz: 50)
+    #expect(st.nominalPeriod == 20_000_000)
+}
+
+@Test func shortStreamSettlesPeriodAtFinish() {
+    var s = regularSamples(count: 10, periodNs: 1_000_000)
+    s.append(Sample(timestamp: 100_000_000, accel: .zero))
+    let st = stats(s, batch: 3)
+    #expect(st.gapCount == 1)
+    #expect(st.longestGap == 91_000_000)
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages MotionBatch needs to build and test, when missing and running as root.
+#   scripts/install-deps.sh            build + unit tests (libiio-dev)
+#   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, ...)
+#   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
+set -euo pipefail
+pkgs=(libiio-dev libiio-utils pkg-config)
+for a in "$@"; do
+  case "$a" in
+    --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod) ;;
+    --browser) pkgs+=(chromium) ;;
+    *) echo "install-deps.sh: unknown option $a" >&2; exit 64 ;;
+  esac
+done
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Missing Debian packages: ${missing[*]}" >&2
+  echo "Install them with: sudo apt-get install --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+echo "Installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
