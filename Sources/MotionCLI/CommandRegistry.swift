@@ -3,6 +3,8 @@
 enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
+            WakesCommand.spec,
+            CalibrateCommand.spec,
         ]
     }
 }

@@ -1,0 +1,85 @@
+import MotionCore
+
+/// An analysis that consumes delivered batches during a replay: it reports the timestamps of
+/// events (e.g. steps) it recognises in each batch, and a summary that must not depend on how
+/// the stream was batched.
+public protocol ReplayAnalyzer {
+    /// A short name (`steps`, `stream`).
+    var name: String { get }
+    /// Consumes one delivered batch; returns the sample timestamps (ns) of events it found.
+    mutating func consume(_ batch: SampleBatch) -> [Int64]
+    /// Ends the stream; returns events still pending.
+    mutating func finish() -> [Int64]
+    /// The results as name → value text (compared across configurations).
+    var summary: [(String, String)] { get }
+}
+
+/// ``StreamStatistics`` as a replay analysis: sample count, gaps and missing samples.
+public struct StreamStatisticsAnalyzer: ReplayAnalyzer {
+    private var stats = StreamStatistics()
+    /// Creates the analyzer.
+    public init() {}
+    public var name: String { "stream" }
+    public mutating func consume(_ batch: SampleBatch) -> [Int64] { stats.add(batch); return [] }
+    public mutating func finish() -> [Int64] { stats.finish(); return [] }
+    public var summary: [(String, String)] {
+        [("samples", String(stats.sampleCount)), ("gaps", String(stats.gapCount)), ("missing_samples", String(stats.estimatedMissingSamples))]
+    }
+}
+
+/// The outcome of replaying a recording at one delivery policy.
+public struct ReplayResult: Sendable, Equatable {
+    /// The batch latency replayed (s).
+    public var latencyS: Double
+    /// Deliveries (wake-ups) the replay made.
+    public var deliveries: Int
+    /// Samples delivered.
+    public var samples: Int
+    /// Worst delay from a sample's timestamp to its delivery (s).
+    public var worstDelayS: Double
+    /// Mean delay from a sample's timestamp to its delivery (s).
+    public var meanDelayS: Double
+    /// Analysis results, `analyzer.key` → value, in analyzer order.
+    public var analysis: [String]
+    /// Per event (e.g. step) in time order: delivery time − event time (s), i.e. how late the
+    /// event became visible to the application.
+    public var eventDelaysS: [Double]
+
+    /// Events found.
+    public var eventCount: Int { eventDelaysS.count }
+}
+
+/// Replays samples at several batch latencies through ``DeliveryReplay`` and analysers.
+public enum RecordingReplay {
+    /// Replays `samples` at `latencyS` with fresh analysers from `makeAnalyzers`.
+    ///
+    /// - Complexity: O(samples × analysers).
+    public static func run(_ samples: [Sample], latencyS: Double, makeAnalyzers: () -> [any ReplayAnalyzer]) -> ReplayResult {
+        var replay = DeliveryReplay(policy: .latency(seconds: latencyS))
+        var analyzers = makeAnalyzers()
+        var delays: [Double] = []
+        func consume(_ b: SampleBatch) {
+            for i in analyzers.indices {
+                for t in analyzers[i].consume(b) { delays.append(Double(b.deliveredAt - t) / 1e9) }
+            }
+        }
+        for s in samples {
+            if let b = replay.push(s) { consume(b) }
+        }
+        if let b = replay.finish() { consume(b) }
+        let end = samples.last?.timestamp ?? 0
+        for i in analyzers.indices {
+            for t in analyzers[i].finish() { delays.append(Double(max(end, t) - t) / 1e9) }
+        }
+        let analysis = analyzers.flatMap { a in a.summary.map { "\(a.name).\($0.0)=\($0.1)" } }
+        return ReplayResult(latencyS: latencyS, deliveries: replay.deliveries, samples: replay.samples,
+                            worstDelayS: replay.worstDelayS, meanDelayS: replay.meanDelayS,
+                            analysis: analysis, eventDelaysS: delays)
+    }
+
+    /// Whether every result's analysis equals the first's.
+    public static func analysesIdentical(_ results: [ReplayResult]) -> Bool {
+        guard let first = results.first else { return true }
+        return results.allSatisfy { $0.analysis == first.analysis }
+    }
+}
