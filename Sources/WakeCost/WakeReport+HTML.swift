@@ -70,7 +70,7 @@ extension WakeReport {
             let x0 = first == 0 ? left : (x(first - 1) + x(first)) / 2
             let overRates = rates.filter { r in predictions.contains { $0.configuration.rateHz == r && $0.fifo.first?.fits == false } }
             svg += "<rect class=\"overflow\" x=\"\(f(x0))\" y=\"\(f(top))\" width=\"\(f(left + plotW - x0 + 10))\" height=\"\(f(plotH))\" fill=\"#f4b6b6\" fill-opacity=\"0.45\"/>\n"
-            svg += "<text x=\"\(f(x0 + 4))\" y=\"\(f(top + 14))\" font-size=\"11\" fill=\"#a00\">\(NumberFormat.xml(chip)) FIFO overflows (\(overRates.map { NumberFormat.json($0) + " Hz" }.joined(separator: ", ")))</text>\n"
+            svg += "<text x=\"\(f(left + plotW + 10))\" y=\"\(f(top - 5))\" font-size=\"11\" text-anchor=\"end\" fill=\"#a00\">shaded: \(NumberFormat.xml(chip)) FIFO overflows (\(overRates.map { NumberFormat.json($0) + " Hz" }.joined(separator: ", ")))</text>\n"
         }
         // Axes and grid.
         svg += "<line x1=\"\(f(left))\" y1=\"\(f(top + plotH))\" x2=\"\(f(left + plotW + 10))\" y2=\"\(f(top + plotH))\" stroke=\"#333\"/>\n"

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import MotionCore
+@testable import WakeCost
+
+/// Reports an event at every sample whose x acceleration crosses 0 upwards (a stand-in for a
+/// step detector whose result must not depend on batching).
+struct UpCrossingAnalyzer: ReplayAnalyzer {
+    var previous: Double?
+    var count = 0
+    var name: String { "crossings" }
+    mutating func consume(_ batch: SampleBatch) -> [Int64] {
+        var events: [Int64] = []
+        for s in batch.samples {
+            if let p = previous, p < 0, s.accel.x >= 0 { events.append(s.timestamp); count += 1 }
+            previous = s.accel.x
+        }
+        return events
+    }
+    mutating func finish() -> [Int64] { [] }
+    var summary: [(String, String)] { [("count", String(count))] }
+}
+
+/// 100 Hz, 1 Hz sine on x with timestamp jitter, 60 s.
+func sineStream() -> [Sample] {
+    (0..<6000).map { i in
+        let t = Int64(i) * 10_000_000 + Int64((i * 7919) % 5) * 100_000
+        return Sample(timestamp: t, accel: Vector3(sin(2 * Double.pi * Double(t) / 1e9), 0, 9.81))
+    }
+}
+
+@Test(arguments: [0.0, 0.1, 1, 5, 10])
+func replayDelaysFollowTheLatency(latency: Double) {
+    let samples = uniformSamples(count: 1000, periodNs: 10_000_000)
+    let r = RecordingReplay.run(samples, latencyS: latency, makeAnalyzers: { [StreamStatisticsAnalyzer()] })
+    #expect(r.samples == 1000)
+    #expect(r.deliveries == WakeCounts.predicted(samples: 1000, configuration: WakeConfiguration(rateHz: 100, latencyS: latency)).userspaceReturns)
+    // The first sample of a batch waits the whole latency; on average a sample waits about half of it.
+    #expect(abs(r.worstDelayS - latency) < 1e-9)
+    if latency >= 1 { #expect(abs(r.meanDelayS - (latency / 2 + 0.005)) < 0.01) }
+    if latency == 0 { #expect(r.meanDelayS == 0) }
+}
+
+@Test func analysisIsIdenticalAcrossLatenciesAndEventsBecomeVisibleWithinTheLatency() {
+    let samples = sineStream()
+    let latencies = [0.0, 0.1, 1, 5, 10]
+    let results = latencies.map { l in RecordingReplay.run(samples, latencyS: l, makeAnalyzers: { [StreamStatisticsAnalyzer(), UpCrossingAnalyzer()] }) }
+    #expect(RecordingReplay.analysesIdentical(results))
+    #expect(results[0].analysis.contains("crossings.count=59") || results[0].analysis.contains("crossings.count=60"))
+    #expect(results[0].analysis.contains("stream.samples=6000"))
+    for r in results {
+        #expect(r.eventCount == results[0].eventCount)
+        #expect(r.eventDelaysS.allSatisfy { $0 >= 0 && $0 <= r.latencyS + 1e-9 })
+    }
+    #expect(results.last!.eventDelaysS.max()! > 5, "with 10 s batches some crossing waits more than 5 s")
+    // Different analysis results are detected.
+    var changed = results
+    changed[2].analysis = ["crossings.count=1"]
+    #expect(!RecordingReplay.analysesIdentical(changed))
+}
