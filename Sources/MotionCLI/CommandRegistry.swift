@@ -3,6 +3,8 @@
 enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
+            StepsCommand.spec,
+            EvalCommand.spec,
             WakesCommand.spec,
             CalibrateCommand.spec,
         ]
