@@ -7,7 +7,8 @@ public protocol ReplayAnalyzer {
     /// A short name (`steps`, `stream`).
     var name: String { get }
     /// Consumes one delivered batch; returns the sample timestamps (ns) of events it found.
-    mutating func consume(_ batch: SampleBatch) -> [Int64]
+    /// - Throws: the analysis's own error for input it cannot use (the replay stops).
+    mutating func consume(_ batch: SampleBatch) throws -> [Int64]
     /// Ends the stream; returns events still pending.
     mutating func finish() -> [Int64]
     /// The results as name → value text (compared across configurations).
@@ -52,21 +53,21 @@ public struct ReplayResult: Sendable, Equatable {
 /// Replays samples at several batch latencies through ``DeliveryReplay`` and analysers.
 public enum RecordingReplay {
     /// Replays `samples` at `latencyS` with fresh analysers from `makeAnalyzers`.
-    ///
+    /// - Throws: the first error an analyser throws.
     /// - Complexity: O(samples × analysers).
-    public static func run(_ samples: [Sample], latencyS: Double, makeAnalyzers: () -> [any ReplayAnalyzer]) -> ReplayResult {
+    public static func run(_ samples: [Sample], latencyS: Double, makeAnalyzers: () throws -> [any ReplayAnalyzer]) throws -> ReplayResult {
         var replay = DeliveryReplay(policy: .latency(seconds: latencyS))
-        var analyzers = makeAnalyzers()
+        var analyzers = try makeAnalyzers()
         var delays: [Double] = []
-        func consume(_ b: SampleBatch) {
+        func consume(_ b: SampleBatch) throws {
             for i in analyzers.indices {
-                for t in analyzers[i].consume(b) { delays.append(Double(b.deliveredAt - t) / 1e9) }
+                for t in try analyzers[i].consume(b) { delays.append(Double(b.deliveredAt - t) / 1e9) }
             }
         }
         for s in samples {
-            if let b = replay.push(s) { consume(b) }
+            if let b = replay.push(s) { try consume(b) }
         }
-        if let b = replay.finish() { consume(b) }
+        if let b = replay.finish() { try consume(b) }
         let end = samples.last?.timestamp ?? 0
         for i in analyzers.indices {
             for t in analyzers[i].finish() { delays.append(Double(max(end, t) - t) / 1e9) }

@@ -30,9 +30,9 @@ func sineStream() -> [Sample] {
 }
 
 @Test(arguments: [0.0, 0.1, 1, 5, 10])
-func replayDelaysFollowTheLatency(latency: Double) {
+func replayDelaysFollowTheLatency(latency: Double) throws {
     let samples = uniformSamples(count: 1000, periodNs: 10_000_000)
-    let r = RecordingReplay.run(samples, latencyS: latency, makeAnalyzers: { [StreamStatisticsAnalyzer()] })
+    let r = try RecordingReplay.run(samples, latencyS: latency, makeAnalyzers: { [StreamStatisticsAnalyzer()] })
     #expect(r.samples == 1000)
     #expect(r.deliveries == WakeCounts.predicted(samples: 1000, configuration: WakeConfiguration(rateHz: 100, latencyS: latency)).userspaceReturns)
     // The first sample of a batch waits the whole latency; on average a sample waits about half of it.
@@ -41,10 +41,10 @@ func replayDelaysFollowTheLatency(latency: Double) {
     if latency == 0 { #expect(r.meanDelayS == 0) }
 }
 
-@Test func analysisIsIdenticalAcrossLatenciesAndEventsBecomeVisibleWithinTheLatency() {
+@Test func analysisIsIdenticalAcrossLatenciesAndEventsBecomeVisibleWithinTheLatency() throws {
     let samples = sineStream()
     let latencies = [0.0, 0.1, 1, 5, 10]
-    let results = latencies.map { l in RecordingReplay.run(samples, latencyS: l, makeAnalyzers: { [StreamStatisticsAnalyzer(), UpCrossingAnalyzer()] }) }
+    let results = try latencies.map { l in try RecordingReplay.run(samples, latencyS: l, makeAnalyzers: { [StreamStatisticsAnalyzer(), UpCrossingAnalyzer()] }) }
     #expect(RecordingReplay.analysesIdentical(results))
     #expect(results[0].analysis.contains("crossings.count=59") || results[0].analysis.contains("crossings.count=60"))
     #expect(results[0].analysis.contains("stream.samples=6000"))
