@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import MotionCore
 @testable import WakeCost
@@ -84,4 +85,23 @@ func calibrationRecoversTheCostsThatMadeTheCaptures(perWake: Double, perSample: 
     #expect(byName["userspace_returns"]?.difference == 0)
     let cpu = 10 * BoardProfile.rpi4B.userspaceReturnS + 1000 * BoardProfile.rpi4B.perSampleS
     #expect(abs((byName["cpu_time_s"]?.predicted ?? 0) - cpu) < 1e-15)
+}
+
+// The IIO reader's `capture --json` output is read directly, with its configuration.
+@Test func captureCommandJSONIsReadWithItsConfiguration() throws {
+    let text = #"""
+    {"uri": "local:", "output": null, "stop_reason": "duration", "samples": 1000, "lost_samples": 0, "batches": 10,
+     "userspace_returns": 10, "refills": 10, "voluntary_context_switches": 47, "involuntary_context_switches": 3,
+     "cpu_user_s": 0.01, "cpu_system_s": 0.01, "cpu_s": 0.02, "elapsed_s": 10.0,
+     "devices": [{"id": "iio:device0", "name": "accel_3d", "requested_rate_hz": 100, "rate_hz": 100, "batch_samples": 100,
+                  "latency_s": 1, "wait_strategy": "poll", "hwfifo_timeout_s": 1}]}
+    """#
+    let c = try CaptureStats.parseJSON(Array(text.utf8), file: "cap.json")
+    #expect(c.samples == 1000 && c.userspaceReturns == 10 && c.voluntaryContextSwitches == 47 && c.cpuTimeS == 0.02 && c.durationS == 10)
+    #expect(c.deviceDeliveries == nil)
+    #expect(c.configuration == WakeConfiguration(rateHz: 100, latencyS: 1, buffering: .hardware))
+    let software = text.replacingOccurrences(of: "\"hwfifo_timeout_s\": 1", with: "\"hwfifo_timeout_s\": 0")
+    #expect(try CaptureStats.parseJSON(Array(software.utf8), file: "cap.json").configuration?.buffering == .software)
+    let broken = text.replacingOccurrences(of: "\"cpu_s\": 0.02", with: "\"cpu_s\": -1")
+    #expect { try CaptureStats.parseJSON(Array(broken.utf8), file: "cap.json") } throws: { ($0 as? WakeCostError)?.key == "cpu_s" }
 }

@@ -57,8 +57,10 @@ enum WakesCommand {
         }
 
         if let measuredPath = args.string("measured") {
-            try measured(measuredPath, rates: args.string("rates") == nil ? nil : rates, latencies: latencies,
-                         buffering: buffering, sensors: sensors, board: board, json: args.flag("json"), io: &io)
+            try measured(measuredPath, rates: args.string("rates") == nil ? nil : rates,
+                         latencies: args.string("latencies") == nil ? nil : latencies,
+                         buffering: args.string("buffering") == nil ? nil : buffering,
+                         sensors: sensors, board: board, json: args.flag("json"), io: &io)
             return
         }
 
@@ -95,23 +97,38 @@ enum WakesCommand {
         return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
     }
 
-    /// Measured mode: the capture beside the model at the capture's configuration.
-    static func measured(_ path: String, rates: [Double]?, latencies: [Double], buffering: Buffering, sensors: SensorSet,
+    /// Measured mode: the capture beside the model at the capture's configuration (from the
+    /// command line, else from the capture file when it records one).
+    static func measured(_ path: String, rates: [Double]?, latencies: [Double]?, buffering: Buffering?, sensors: SensorSet,
                          board: BoardProfile, json: Bool, io: inout CommandIO) throws {
         let capture = try WakeCostFiles.capture(path)
-        guard latencies.count == 1 else { throw CLIError.usage("With '--measured' give the capture's one latency: '--latencies L'.") }
-        if let rates, rates.count != 1 { throw CLIError.usage("With '--measured' give at most one rate (default: samples / duration_s).") }
-        let rate = rates?.first ?? capture.rateHz
-        let config = WakeConfiguration(rateHz: rate, latencyS: latencies[0], buffering: buffering, sensors: sensors)
+        if let latencies, latencies.count != 1 { throw CLIError.usage("With '--measured' give the capture's one latency: '--latencies L'.") }
+        if let rates, rates.count != 1 { throw CLIError.usage("With '--measured' give at most one rate (default: the capture's).") }
+        var config: WakeConfiguration
+        if let recorded = capture.configuration {
+            config = recorded
+            config.sensors = sensors
+            if let l = latencies?.first { config.policy = .latency(seconds: l) }
+        } else {
+            guard let l = latencies?.first else {
+                throw CLIError.usage("'\(path)' does not record its configuration: give '--latencies L' (and '--buffering').")
+            }
+            config = WakeConfiguration(rateHz: capture.rateHz, latencyS: l, buffering: .hardware, sensors: sensors)
+        }
+        if let r = rates?.first { config.rateHz = r }
+        if let b = buffering { config.buffering = b }
+        let rate = config.rateHz
+        let latency = config.latencyS
         let cmp = MeasuredComparison.compare(capture, configuration: config, board: board)
+        let bufferingName = config.isPerSample ? "per-sample" : config.buffering.rawValue
         if json {
             let rows = cmp.rows.map { r in
                 "{\"quantity\": \"\(r.quantity)\", \"measured\": \(r.measured.map { "\($0)" } ?? "null"), \"predicted\": \(r.predicted), \"difference\": \(r.difference.map { "\($0)" } ?? "null"), \"difference_percent\": \(r.differencePercent.map { "\($0)" } ?? "null")}"
             }
-            io.out("{\"capture\": \"\(path)\", \"board\": \"\(board.name)\", \"rate_hz\": \(rate), \"latency_s\": \(latencies[0]), \"buffering\": \"\(buffering.rawValue)\", \"samples\": \(capture.samples), \"rows\": [\(rows.joined(separator: ", "))]}")
+            io.out("{\"capture\": \"\(path)\", \"board\": \"\(board.name)\", \"rate_hz\": \(rate), \"latency_s\": \(latency), \"buffering\": \"\(bufferingName)\", \"samples\": \(capture.samples), \"rows\": [\(rows.joined(separator: ", "))]}")
             return
         }
-        io.out("Capture \(path): \(capture.samples) samples in \(capture.durationS) s (\(fmt(capture.rateHz)) Hz); model: \(board.name), \(fmt(rate)) Hz, latency \(latencies[0]) s, \(buffering.rawValue) buffering")
+        io.out("Capture \(path): \(capture.samples) samples in \(capture.durationS) s (\(fmt(capture.rateHz)) Hz); model: \(board.name), \(fmt(rate)) Hz, latency \(latency) s, \(bufferingName) buffering")
         let header = ["quantity", "measured", "model", "difference", "difference [%]"]
         var rows = [header]
         for r in cmp.rows {
