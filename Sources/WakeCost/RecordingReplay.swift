@@ -30,6 +30,8 @@ public struct StreamStatisticsAnalyzer: ReplayAnalyzer {
 
 /// The outcome of replaying a recording at one delivery policy.
 public struct ReplayResult: Sendable, Equatable {
+    /// The sampling rate replayed (Hz): the requested rate, or nil for the recording's own.
+    public var rateHz: Double?
     /// The batch latency replayed (s).
     public var latencyS: Double
     /// Deliveries (wake-ups) the replay made.
@@ -73,14 +75,44 @@ public enum RecordingReplay {
             for t in analyzers[i].finish() { delays.append(Double(max(end, t) - t) / 1e9) }
         }
         let analysis = analyzers.flatMap { a in a.summary.map { "\(a.name).\($0.0)=\($0.1)" } }
-        return ReplayResult(latencyS: latencyS, deliveries: replay.deliveries, samples: replay.samples,
+        return ReplayResult(rateHz: nil, latencyS: latencyS, deliveries: replay.deliveries, samples: replay.samples,
                             worstDelayS: replay.worstDelayS, meanDelayS: replay.meanDelayS,
                             analysis: analysis, eventDelaysS: delays)
     }
 
-    /// Whether every result's analysis equals the first's.
+    /// Whether, for each replayed rate, every latency's analysis equals the others'.
+    /// (Different rates see different samples, so they are compared only among themselves.)
     public static func analysesIdentical(_ results: [ReplayResult]) -> Bool {
-        guard let first = results.first else { return true }
-        return results.allSatisfy { $0.analysis == first.analysis }
+        var byRate: [Double: [String]] = [:]
+        for r in results {
+            let key = r.rateHz ?? -1
+            if let first = byRate[key] { if first != r.analysis { return false } } else { byRate[key] = r.analysis }
+        }
+        return true
+    }
+
+    /// The samples a sensor running at `rateHz` would have produced from `samples`: the first
+    /// sample in each 1/rate slot of time from the first sample (slot = ⌊(t − t0) · rate⌋).
+    /// Returns all samples when `rateHz` is at or above the recording's own mean rate.
+    ///
+    /// - Complexity: O(samples).
+    public static func decimate(_ samples: [Sample], toRateHz rateHz: Double) -> [Sample] {
+        guard let first = samples.first, let last = samples.last, samples.count > 1, rateHz > 0 else { return samples }
+        let ownRate = Double(samples.count - 1) / (Double(last.timestamp - first.timestamp) / 1e9)
+        if rateHz >= ownRate * 0.999 { return samples }
+        var out: [Sample] = []
+        out.reserveCapacity(Int(Double(samples.count) * rateHz / ownRate) + 1)
+        var slot = Int64.min
+        for s in samples {
+            let k = Int64((Double(s.timestamp - first.timestamp) / 1e9 * rateHz).rounded(.down))
+            if k != slot { out.append(s); slot = k }
+        }
+        return out
+    }
+
+    /// The recording's mean sampling rate (Hz), 0 for fewer than two samples.
+    public static func meanRateHz(_ samples: [Sample]) -> Double {
+        guard let first = samples.first, let last = samples.last, samples.count > 1, last.timestamp > first.timestamp else { return 0 }
+        return Double(samples.count - 1) / (Double(last.timestamp - first.timestamp) / 1e9)
     }
 }

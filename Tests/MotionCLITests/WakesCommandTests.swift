@@ -76,6 +76,10 @@ func badArgumentsFailWithAClearMessage(args: [String], code: Int32, message: Str
     #expect(m.out.contains("userspace_returns") && m.out.contains("difference"))
     let bad = runCLI(["wakes", "--measured", b.path, "--latencies", "0,1"])
     #expect(bad.code == 64)
+    // The emulator's burst count can be passed in when the capture file lacks it.
+    let withBursts = runCLI(["wakes", "--measured", a.path, "--latencies", "0", "--device-deliveries", "1003", "--json"])
+    let rows = try #require((try JSONSerialization.jsonObject(with: Data(withBursts.out.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
+    #expect(rows[0]["quantity"] as? String == "device_deliveries" && rows[0]["measured"] as? Double == 1003 && rows[0]["difference"] as? Double == 3)
 }
 
 @Test func htmlFileIsWritten() throws {
@@ -118,7 +122,22 @@ func writeWalk(to url: URL) throws {
     let delays10 = try #require(results[4]["step_delays_s"] as? [Double])
     #expect(delays10.count == steps[0] && delays10.allSatisfy { $0 >= 0 } && delays10.max()! > 5)
     let table = runCLI(["wakes", rec.path, "--rates", "100", "--latencies", "0,1"])
-    #expect(table.out.contains("Analysis results identical across all 2 latencies"))
+    #expect(table.out.contains("100 Hz: analysis results identical across all 2 latencies"))
+}
+
+@Test func replayAtLowerRatesDecimatesAndComparesWithinEachRate() throws {
+    let dir = try wakesTempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let rec = dir.appendingPathComponent("walk.csv")
+    try writeWalk(to: rec)
+    let r = runCLI(["wakes", rec.path, "--rates", "25,50,100,200", "--latencies", "0,1,10", "--json"])
+    #expect(r.code == 0, "\(r.err)")
+    let o = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    let results = try #require((o["replay"] as? [String: Any])?["results"] as? [[String: Any]])
+    // 100 and 200 Hz both replay the 100 Hz recording as is: three rate groups of three latencies.
+    #expect(results.compactMap { $0["rate_hz"] as? Double } == [25, 25, 25, 50, 50, 50, 100, 100, 100])
+    #expect(results.compactMap { $0["samples"] as? Int } == [1500, 1500, 1500, 3000, 3000, 3000, 6000, 6000, 6000])
+    #expect((o["replay"] as? [String: Any])?["identical"] as? Bool == true)
 }
 
 @Test func replayOfAMissingRecordingFails() {

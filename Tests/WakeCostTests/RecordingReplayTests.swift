@@ -58,3 +58,22 @@ func replayDelaysFollowTheLatency(latency: Double) throws {
     changed[2].analysis = ["crossings.count=1"]
     #expect(!RecordingReplay.analysesIdentical(changed))
 }
+
+@Test(arguments: [(100.0, 25.0, 250), (100.0, 50.0, 500), (100.0, 100.0, 1000), (100.0, 400.0, 1000), (200.0, 30.0, 300)])
+func decimationKeepsOneSamplePerSlot(native: Double, rate: Double, expected: Int) {
+    let period = Int64((1e9 / native).rounded())
+    let samples = uniformSamples(count: Int(native * 10), periodNs: period)
+    let d = RecordingReplay.decimate(samples, toRateHz: rate)
+    #expect(abs(d.count - expected) <= 1)
+    #expect(zip(d, d.dropFirst()).allSatisfy { $1.timestamp > $0.timestamp })
+    if rate < native { #expect(abs(RecordingReplay.meanRateHz(d) - rate) < rate * 0.02) }
+}
+
+@Test func identicalIsJudgedWithinEachRate() {
+    let a = ReplayResult(rateHz: 25, latencyS: 0, deliveries: 1, samples: 1, worstDelayS: 0, meanDelayS: 0, analysis: ["steps.count=10"], eventDelaysS: [])
+    var b = a; b.latencyS = 1
+    var c = a; c.rateHz = 50; c.analysis = ["steps.count=11"]
+    #expect(RecordingReplay.analysesIdentical([a, b, c]))
+    var d = c; d.latencyS = 5; d.analysis = ["steps.count=12"]
+    #expect(!RecordingReplay.analysesIdentical([a, b, c, d]))
+}

@@ -27,6 +27,7 @@ enum WakesCommand {
                 .flag("gyro", help: "Enable the gyroscope channels too (sets FIFO bytes per sample)."),
                 .option("chips", value: "NAME,...", help: "FIFO chips to judge (default LSM6DS3,BMI323,ADXL372,HID-hub); the first is shaded in --html."),
                 .option("measured", value: "FILE", help: "Capture-stats JSON to compare with the model (one rate and one latency)."),
+                .option("device-deliveries", value: "N", help: "With --measured: the measured device deliveries (e.g. the emulator's burst count)."),
                 .flag("json", help: "Print JSON (documented in docs/wake-cost.md)."),
                 .flag("csv", help: "Print CSV."),
                 .option("html", value: "FILE", help: "Also write a self-contained HTML page with the charts."),
@@ -56,10 +57,14 @@ enum WakesCommand {
             }
         }
 
+        if args.string("device-deliveries") != nil && args.string("measured") == nil {
+            throw CLIError.usage("'--device-deliveries' goes with '--measured <file>'.")
+        }
         if let measuredPath = args.string("measured") {
             try measured(measuredPath, rates: args.string("rates") == nil ? nil : rates,
                          latencies: args.string("latencies") == nil ? nil : latencies,
                          buffering: args.string("buffering") == nil ? nil : buffering,
+                         deviceDeliveries: try args.int("device-deliveries", in: 0...Int.max),
                          sensors: sensors, board: board, json: args.flag("json"), io: &io)
             return
         }
@@ -69,7 +74,7 @@ enum WakesCommand {
 
         var replay: [ReplayResult] = []
         if let recording = args.argument("RECORDING") {
-            replay = try WakesReplay.run(recording: recording, latencies: latencies)
+            replay = try WakesReplay.run(recording: recording, rates: rates, latencies: latencies)
         }
 
         if let htmlPath = args.string("html") {
@@ -99,9 +104,10 @@ enum WakesCommand {
 
     /// Measured mode: the capture beside the model at the capture's configuration (from the
     /// command line, else from the capture file when it records one).
-    static func measured(_ path: String, rates: [Double]?, latencies: [Double]?, buffering: Buffering?, sensors: SensorSet,
-                         board: BoardProfile, json: Bool, io: inout CommandIO) throws {
-        let capture = try WakeCostFiles.capture(path)
+    static func measured(_ path: String, rates: [Double]?, latencies: [Double]?, buffering: Buffering?, deviceDeliveries: Int?,
+                         sensors: SensorSet, board: BoardProfile, json: Bool, io: inout CommandIO) throws {
+        var capture = try WakeCostFiles.capture(path)
+        if let d = deviceDeliveries { capture.deviceDeliveries = d }
         if let latencies, latencies.count != 1 { throw CLIError.usage("With '--measured' give the capture's one latency: '--latencies L'.") }
         if let rates, rates.count != 1 { throw CLIError.usage("With '--measured' give at most one rate (default: the capture's).") }
         var config: WakeConfiguration

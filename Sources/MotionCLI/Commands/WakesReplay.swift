@@ -6,18 +6,38 @@ import WakeCost
 /// on the delivered batches, and reports deliveries, sample delivery delays, and when each step
 /// became visible. The analysis results must be identical across latencies.
 enum WakesReplay {
-    /// Reads `recording` and replays it at every latency.
+    /// Reads `recording` and replays it at every rate × latency. Rates below the recording's own
+    /// are produced by keeping the first sample of each 1/rate slot; rates at or above it replay
+    /// the recording as is (once).
     /// - Throws: ``CLIError/failure(_:exitCode:)`` with the reader's file/line message.
-    static func run(recording: String, latencies: [Double]) throws -> [ReplayResult] {
+    static func run(recording: String, rates: [Double], latencies: [Double]) throws -> [ReplayResult] {
         let rec: Recording
         do {
             rec = try Recording.read(path: recording)
         } catch {
             throw CLIError.failure("\(error)")
         }
-        guard !rec.samples.isEmpty else { throw CLIError.failure("\(recording): no samples") }
+        guard rec.samples.count > 1 else { throw CLIError.failure("\(recording): fewer than two samples") }
+        let native = RecordingReplay.meanRateHz(rec.samples)
+        var streams: [(Double, [Sample])] = []
+        var nativeDone = false
+        for r in rates {
+            if r >= native * 0.999 {
+                if !nativeDone { streams.append((native, rec.samples)); nativeDone = true }
+            } else {
+                streams.append((r, RecordingReplay.decimate(rec.samples, toRateHz: r)))
+            }
+        }
         do {
-            return try latencies.map { l in try RecordingReplay.run(rec.samples, latencyS: l, makeAnalyzers: analyzers) }
+            var out: [ReplayResult] = []
+            for (rate, samples) in streams {
+                for l in latencies {
+                    var r = try RecordingReplay.run(samples, latencyS: l, makeAnalyzers: analyzers)
+                    r.rateHz = rate
+                    out.append(r)
+                }
+            }
+            return out
         } catch {
             throw CLIError.failure("\(recording): \(error)")
         }
@@ -39,16 +59,16 @@ enum WakesReplay {
 
     /// Aligned table of the replay.
     static func table(_ rs: [ReplayResult]) -> String {
-        var rows = [["latency [s]", "deliveries", "samples", "worst sample delay [s]", "mean sample delay [s]", "steps",
+        var rows = [["rate [Hz]", "latency [s]", "deliveries", "samples", "worst sample delay [s]", "mean sample delay [s]", "steps",
                      "mean step delay [s]", "p95 step delay [s]", "worst step delay [s]"]]
         for r in rs {
-            rows.append([WakesCommand.fmt(r.latencyS), String(r.deliveries), String(r.samples), format3(r.worstDelayS),
+            rows.append([WakesCommand.fmt(((r.rateHz ?? 0) * 10).rounded() / 10), WakesCommand.fmt(r.latencyS), String(r.deliveries), String(r.samples), format3(r.worstDelayS),
                          format3(r.meanDelayS), String(r.eventCount), format3(mean(r.eventDelaysS)),
                          format3(quantile(r.eventDelaysS, 0.95)), format3(r.eventDelaysS.max() ?? 0)])
         }
         var widths = [Int](repeating: 0, count: rows[0].count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        var out = "Replay of the recording at its own rate (step delay = delivery time - step time, including the counter's confirmation hold):\n"
+        var out = "Replay of the recording (rates below its own by keeping the first sample of each 1/rate slot; the highest row is its own mean rate). Step delay = delivery time - step time, including the counter's confirmation hold:\n"
         for r in rows {
             out += r.enumerated().map { i, c in String(repeating: " ", count: widths[i] - c.count) + c }.joined(separator: "  ") + "\n"
         }
@@ -56,11 +76,17 @@ enum WakesReplay {
         return out
     }
 
-    /// One sentence: identical or not.
+    /// One sentence per rate: identical across latencies or not.
     static func summary(_ rs: [ReplayResult]) -> String {
-        RecordingReplay.analysesIdentical(rs)
-            ? "Analysis results identical across all \(rs.count) latencies: \(rs.first?.analysis.joined(separator: " ") ?? "")."
-            : "ANALYSIS RESULTS DIFFER between latencies: " + rs.map { "\(WakesCommand.fmt($0.latencyS)) s: \($0.analysis.joined(separator: " "))" }.joined(separator: "; ")
+        var rates: [Double] = []
+        for r in rs where !rates.contains(r.rateHz ?? 0) { rates.append(r.rateHz ?? 0) }
+        return rates.map { rate in
+            let group = rs.filter { ($0.rateHz ?? 0) == rate }
+            let name = "\(WakesCommand.fmt((rate * 10).rounded() / 10)) Hz"
+            return RecordingReplay.analysesIdentical(group)
+                ? "\(name): analysis results identical across all \(group.count) latencies: \(group.first?.analysis.joined(separator: " ") ?? "")."
+                : "\(name): ANALYSIS RESULTS DIFFER between latencies: " + group.map { "\(WakesCommand.fmt($0.latencyS)) s: \($0.analysis.joined(separator: " "))" }.joined(separator: "; ")
+        }.joined(separator: "\n")
     }
 
     /// JSON object of the replay: `identical`, and per latency the counts, delays and every
@@ -68,7 +94,7 @@ enum WakesReplay {
     static func json(_ rs: [ReplayResult]) -> String {
         let items = rs.map { r in
             let delays = r.eventDelaysS.map { format3($0) }.joined(separator: ", ")
-            return "{\"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.eventCount), \"mean_step_delay_s\": \(mean(r.eventDelaysS)), \"worst_step_delay_s\": \(r.eventDelaysS.max() ?? 0), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
+            return "{\"rate_hz\": \(r.rateHz ?? 0), \"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.eventCount), \"mean_step_delay_s\": \(mean(r.eventDelaysS)), \"worst_step_delay_s\": \(r.eventDelaysS.max() ?? 0), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
         }
         return "{\"identical\": \(RecordingReplay.analysesIdentical(rs)), \"results\": [\(items.joined(separator: ", "))]}"
     }
