@@ -7,8 +7,9 @@ extension WakeReport {
     /// Line colours, one per rate (cycled).
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
 
-    /// The page. `title` heads it; `notes` are extra paragraphs (already plain text).
-    public func html(title: String, notes: [String] = []) -> String {
+    /// The page. `title` heads it; `notes` are extra paragraphs (plain text); each of `sections`
+    /// is a heading and a table (first row the header), appended after the main table.
+    public func html(title: String, notes: [String] = [], sections: [(String, [[String]])] = []) -> String {
         let rates = uniqueInOrder(predictions.map(\.configuration.rateHz))
         let latencies = uniqueInOrder(predictions.map(\.configuration.latencyS))
         var page = """
@@ -36,7 +37,16 @@ extension WakeReport {
                          NumberFormat.fixed(p.batteryPercentPerHour, 3), NumberFormat.fixed(p.batteryLifeH, 2), NumberFormat.seconds(p.worstLatencyS)]
             page += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "<td class=\"l\">\(NumberFormat.xml(Self.fifoCell(p)))</td></tr>\n"
         }
-        return page + "</table>\n</body></html>\n"
+        page += "</table>\n"
+        for (heading, rows) in sections {
+            page += "<h2>\(NumberFormat.xml(heading))</h2>\n<table>"
+            for (k, row) in rows.enumerated() {
+                let cell = k == 0 ? "th" : "td"
+                page += "<tr>" + row.map { "<\(cell)>\(NumberFormat.xml($0))</\(cell)>" }.joined() + "</tr>\n"
+            }
+            page += "</table>\n"
+        }
+        return page + "</body></html>\n"
     }
 
     private func uniqueInOrder(_ xs: [Double]) -> [Double] {

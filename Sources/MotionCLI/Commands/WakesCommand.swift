@@ -15,7 +15,9 @@ enum WakesCommand {
             take the CPU out of idle), scheduler wake-ups of the reading task, and returns to
             userspace. Every board parameter and its source is in docs/wake-cost.md.
             Latency 0 is per-sample delivery. With a RECORDING the stream is also replayed at each
-            configuration and the delay from each sample to its delivery is reported.
+            rate (decimated below its own) and latency through the batcher and the step counter:
+            the delay from each sample and each step to its delivery is reported, and the analysis
+            results must be identical across latencies.
             """,
             arguments: [ArgumentSpec("RECORDING", help: "Recording to replay at each configuration (optional).", optional: true)],
             options: [
@@ -79,8 +81,12 @@ enum WakesCommand {
 
         if let htmlPath = args.string("html") {
             var notes = ["Buffering: \(buffering.rawValue); sensors: \(args.flag("gyro") ? "accel+gyro" : "accel"). Red rings: the first chip's FIFO overflows at that setting (samples lost). Model and sources: docs/wake-cost.md."]
-            if !replay.isEmpty { notes.append(WakesReplay.summary(replay)) }
-            try WakeCostFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)", notes: notes), to: htmlPath)
+            var sections: [(String, [[String]])] = []
+            if !replay.isEmpty {
+                notes.append(WakesReplay.summary(replay))
+                sections.append(("Replay of \(args.argument("RECORDING") ?? "")", WakesReplay.rows(replay)))
+            }
+            try WakeCostFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)", notes: notes, sections: sections), to: htmlPath)
             io.err("wrote \(htmlPath)")
         }
         if args.flag("json") {

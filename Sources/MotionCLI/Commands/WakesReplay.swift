@@ -57,8 +57,8 @@ enum WakesReplay {
 
     static func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
 
-    /// Aligned table of the replay.
-    static func table(_ rs: [ReplayResult]) -> String {
+    /// The replay as rows (first row the header), for the terminal and the HTML page.
+    static func rows(_ rs: [ReplayResult]) -> [[String]] {
         var rows = [["rate [Hz]", "latency [s]", "deliveries", "samples", "worst sample delay [s]", "mean sample delay [s]", "steps",
                      "mean step delay [s]", "p95 step delay [s]", "worst step delay [s]"]]
         for r in rs {
@@ -66,6 +66,12 @@ enum WakesReplay {
                          format3(r.meanDelayS), String(r.eventCount), format3(mean(r.eventDelaysS)),
                          format3(quantile(r.eventDelaysS, 0.95)), format3(r.eventDelaysS.max() ?? 0)])
         }
+        return rows
+    }
+
+    /// Aligned table of the replay.
+    static func table(_ rs: [ReplayResult]) -> String {
+        let rows = rows(rs)
         var widths = [Int](repeating: 0, count: rows[0].count)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
         var out = "Replay of the recording (rates below its own by keeping the first sample of each 1/rate slot; the highest row is its own mean rate). Step delay = delivery time - step time, including the counter's confirmation hold:\n"
