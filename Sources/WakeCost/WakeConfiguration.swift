@@ -60,12 +60,4 @@ public struct WakeConfiguration: Hashable, Sendable {
 
     /// Whether every sample is delivered on its own.
     public var isPerSample: Bool { batchSamples == 1 }
-
-    /// Checks rate and policy.
-    /// - Throws: ``WakeCostError`` for a non-positive or non-finite rate.
-    public func validate() throws(WakeCostError) {
-        guard rateHz.isFinite, rateHz > 0 else { throw WakeCostError(file: "<argument>", key: "rate_hz", problem: "must be a finite number greater than 0, got \(rateHz)") }
-        if case .samples(let n) = policy, n < 1 { throw WakeCostError(file: "<argument>", key: "batch", problem: "must be at least 1, got \(n)") }
-        if case .latency(let ns) = policy, ns < 0 { throw WakeCostError(file: "<argument>", key: "latency_s", problem: "must not be negative") }
-    }
 }

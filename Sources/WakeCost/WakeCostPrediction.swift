@@ -33,8 +33,10 @@ public enum WakeCostModel {
     /// Samples per hour N = round(rate × 3600); counts from ``WakeCounts/predicted(samples:configuration:)``;
     /// energy above idle = CPU-active s × (active − idle power).
     ///
+    /// - Precondition: a finite rate above zero (callers validate user input first).
     /// - Complexity: O(chips).
     public static func predict(_ configuration: WakeConfiguration, board: BoardProfile, chips: [FIFOChip] = FIFOChip.builtIn) -> WakeCostPrediction {
+        precondition(configuration.rateHz.isFinite && configuration.rateHz > 0, "rate must be finite and > 0")
         let n = Int((configuration.rateHz * 3600).rounded())
         let counts = WakeCounts.predicted(samples: n, configuration: configuration)
         let cpu = counts.cpuActiveSeconds(on: board)

@@ -20,6 +20,14 @@ func wakesTempDir() throws -> URL {
     #expect((o["board"] as? [String: Any])?["name"] as? String == "rpi-zero-2w")
 }
 
+@Test func hidFIFOSizeCanBeGiven() throws {
+    let r = runCLI(["wakes", "--rates", "100", "--latencies", "5", "--chips", "HID-hub", "--hid-fifo-bytes", "12000", "--json"])
+    let o = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    let fifo = try #require((o["configurations"] as? [[String: Any]])?.first?["fifo"] as? [[String: Any]])
+    // 12000 bytes / 12 bytes per accel sample = 1000 samples: 500 arrive in 5 s, so it fits.
+    #expect(fifo.count == 1 && fifo[0]["capacity_samples"] as? Int == 1000 && fifo[0]["fits"] as? Bool == true && fifo[0]["assumed"] as? Bool == false)
+}
+
 @Test func batteryOverrideScalesBatteryLife() throws {
     func life(_ extra: [String]) throws -> Double {
         let r = runCLI(["wakes", "--rates", "50", "--latencies", "1", "--board", "rpi-4b", "--json"] + extra)

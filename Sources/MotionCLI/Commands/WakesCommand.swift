@@ -28,6 +28,7 @@ enum WakesCommand {
                 .option("buffering", value: "MODE", help: "hardware (sensor FIFO, default) or software (kernel watermark, per-sample interrupts)."),
                 .flag("gyro", help: "Enable the gyroscope channels too (sets FIFO bytes per sample)."),
                 .option("chips", value: "NAME,...", help: "FIFO chips to judge (default LSM6DS3,BMI323,ADXL372,HID-hub); the first is shaded in --html."),
+                .option("hid-fifo-bytes", value: "N", help: "Your HID sensor hub's FIFO size in bytes (default: an assumed 4096)."),
                 .option("measured", value: "FILE", help: "Capture-stats JSON to compare with the model (one rate and one latency)."),
                 .option("device-deliveries", value: "N", help: "With --measured: the measured device deliveries (e.g. the emulator's burst count)."),
                 .flag("json", help: "Print JSON (documented in docs/wake-cost.md)."),
@@ -48,11 +49,21 @@ enum WakesCommand {
             throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware' or 'software'.")
         }
         let sensors: SensorSet = args.flag("gyro") ? [.accel, .gyro] : .accel
-        var chips = FIFOChip.builtIn
+        var builtInChips = FIFOChip.builtIn
+        if let hid = try args.int("hid-fifo-bytes", in: 1...(1 << 30)) {
+            builtInChips = builtInChips.map { c in
+                guard c.name == FIFOChip.hidSensorHub.name else { return c }
+                var d = c
+                d.fifoBytes = hid
+                d.isAssumed = false
+                return d
+            }
+        }
+        var chips = builtInChips
         if let names = args.string("chips") {
             chips = []
             for n in names.split(separator: ",").map({ $0.trimmingCharacters(in: Character(" ")) }) {
-                guard let c = FIFOChip.builtIn.first(where: { $0.name.lowercased() == n.lowercased() }) else {
+                guard let c = builtInChips.first(where: { $0.name.lowercased() == n.lowercased() }) else {
                     throw CLIError.usage("Unknown chip '\(n)' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")).")
                 }
                 chips.append(c)
