@@ -20,11 +20,11 @@ public struct WakeReport: Sendable {
         "CPU [s/h]", "energy [J/h]", "power [W]", "battery [%/h]", "life [h]", "worst latency [s]", "FIFO",
     ]
 
-    /// The FIFO cell: `ok` when every chip fits, else each overflowing chip with the time to fill.
+    /// The FIFO cell: `all fit`, else each overflowing chip with the time to fill and the samples lost per hour.
     static func fifoCell(_ p: WakeCostPrediction) -> String {
         let over = p.fifo.filter { !$0.fits }
         if over.isEmpty { return "all fit" }
-        return "overflow: " + over.map { "\($0.chip) after \(NumberFormat.seconds($0.overflowAfterS ?? 0))s" }.joined(separator: ", ")
+        return "overflow: " + over.map { "\($0.chip) full after \(NumberFormat.seconds($0.overflowAfterS ?? 0))s, loses \(NumberFormat.compact($0.lostSamplesPerHour))/h" }.joined(separator: "; ")
     }
 
     /// An aligned table: numbers right-aligned, units in the headers, one row per configuration.
