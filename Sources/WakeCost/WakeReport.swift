@@ -50,7 +50,7 @@ public struct WakeReport: Sendable {
                 if i == columns - 1 { line += c } else { line += (k == 0 ? c + pad : pad + c) + "  " }
             }
             out += line + "\n"
-            if k == 0 { out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (columns - 1)) + "\n" }
+            if k == 0 { out += String(repeating: "-", count: line.count) + "\n" }
         }
         return out
     }
