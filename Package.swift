@@ -23,7 +23,7 @@ let package = Package(
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
-        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore"]),
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore"]),
     ]

@@ -208,26 +208,40 @@ public struct StepCounter: Sendable {
         }
         held.append(time: t, amplitude: amplitude)
         while held.count > 0 && t - held.time(0) > c.maxHold { held.removeFirst() }
-        let k = c.confirmationSteps
-        guard held.count >= k else { return }
-        let first = held.count - k
+        // Find the shortest regular run ending at this candidate that is long enough: at least
+        // `confirmationSteps` candidates, or at least 3 spanning `confirmationSpan` (slow walking).
+        guard held.count >= 3 else { return }
+        var confirmedRun = 0
         var minD = Int64.max, maxD = Int64.min
-        var minA = Double.infinity, maxA = -Double.infinity
-        // Intervals of the last k candidates (at most capacity-1 of them) for the median period.
-        var intervals = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0),
-                         Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
-        for i in first..<held.count {
+        var minA = held.amplitude(held.count - 1), maxA = minA
+        var n = 1
+        while n < held.count {
+            let i = held.count - 1 - n
+            let d = held.time(i + 1) - held.time(i)
             let a = held.amplitude(i)
+            minD = Swift.min(minD, d); maxD = Swift.max(maxD, d)
             minA = Swift.min(minA, a); maxA = Swift.max(maxA, a)
-            if i > first {
-                let d = held.time(i) - held.time(i - 1)
-                minD = Swift.min(minD, d); maxD = Swift.max(maxD, d)
-                withUnsafeMutableBytes(of: &intervals) { $0.storeBytes(of: d, toByteOffset: (i - first - 1) * 8, as: Int64.self) }
+            n += 1
+            guard minD >= c.minStepInterval, maxD <= c.maxStepInterval,
+                  Double(maxD) <= c.maxIntervalRatio * Double(minD),
+                  maxA <= c.maxAmplitudeRatio * minA else { break }
+            if n >= c.confirmationSteps
+                || (n >= 3 && t - held.time(i) >= c.confirmationSpan
+                    && Double(maxD) <= c.slowRunIntervalRatio * Double(minD)
+                    && maxA <= c.slowRunAmplitudeRatio * minA) {
+                confirmedRun = n
+                break
             }
         }
-        guard minD >= c.minStepInterval, maxD <= c.maxStepInterval,
-              Double(maxD) <= c.maxIntervalRatio * Double(minD),
-              maxA <= c.maxAmplitudeRatio * minA else { return }
+        guard confirmedRun > 0 else { return }
+        let k = confirmedRun
+        let first = held.count - k
+        var intervals = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0),
+                         Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
+        for i in (first + 1)..<held.count {
+            let d = held.time(i) - held.time(i - 1)
+            withUnsafeMutableBytes(of: &intervals) { $0.storeBytes(of: d, toByteOffset: (i - first - 1) * 8, as: Int64.self) }
+        }
         // Confirmed: release every held candidate with its own timestamp.
         for i in 0..<held.count { steps.append(held.time(i)) }
         count += held.count

@@ -14,13 +14,20 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     public var minAmplitude: Double = 1.0
     /// How many consecutive regular candidates confirm that the wearer is walking.
     public var confirmationSteps: Int = 4
+    /// A regular run of at least 3 candidates spanning this long (ns) also confirms walking, so that
+    /// slow steps (1 step/s) are confirmed within the latency bound.
+    public var confirmationSpan: Int64 = 1_800_000_000
+    /// Regularity of such a short slow run: longest interval at most this many times the shortest.
+    public var slowRunIntervalRatio: Double = 1.1
+    /// Regularity of such a short slow run: largest swing at most this many times the smallest.
+    public var slowRunAmplitudeRatio: Double = 1.5
     /// Regularity: in a confirming run, the longest interval may be at most this many times the shortest.
     public var maxIntervalRatio: Double = 1.4
     /// Regularity: in a confirming run, the largest swing may be at most this many times the smallest.
     public var maxAmplitudeRatio: Double = 3.0
     /// Latency bound: a candidate not confirmed this long (ns) after it happened is dropped, so every
-    /// counted step is emitted within 3 s of its timestamp (2.4 s + peak/merge delays < 3 s).
-    public var maxHold: Int64 = 2_400_000_000
+    /// counted step is emitted within 3 s of its timestamp (2.2 s + merge and grid delays of about 0.5 s).
+    public var maxHold: Int64 = 2_200_000_000
     /// Once walking, a gap longer than this many step periods ends the walk.
     public var maxGapInPeriods: Double = 2.5
     /// Longest input gap (ns) bridged by interpolation; a longer gap restarts the analysis.
@@ -33,9 +40,10 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     /// - Throws: ``StepCounterError/invalidConfiguration(_:)`` naming the bad field.
     public func validate() throws(StepCounterError) {
         if !(minAmplitude.isFinite && minAmplitude > 0) { throw .invalidConfiguration("minAmplitude must be > 0") }
-        if !(2...StepHoldBuffer.capacity).contains(confirmationSteps) {
-            throw .invalidConfiguration("confirmationSteps must be in 2...\(StepHoldBuffer.capacity)")
+        if !(3...StepHoldBuffer.capacity).contains(confirmationSteps) {
+            throw .invalidConfiguration("confirmationSteps must be in 3...\(StepHoldBuffer.capacity)")
         }
+        if confirmationSpan <= 0 { throw .invalidConfiguration("confirmationSpan must be > 0") }
         if !(maxIntervalRatio.isFinite && maxIntervalRatio >= 1) { throw .invalidConfiguration("maxIntervalRatio must be >= 1") }
         if !(maxAmplitudeRatio.isFinite && maxAmplitudeRatio >= 1) { throw .invalidConfiguration("maxAmplitudeRatio must be >= 1") }
         if minStepInterval <= 0 || maxStepInterval <= minStepInterval {

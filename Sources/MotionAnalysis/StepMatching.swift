@@ -1,7 +1,7 @@
 /// Per-step comparison of detected step times with ground-truth step times.
 ///
 /// Algorithm (documented so that the figures can be reproduced):
-/// 1. Candidate offsets are every difference `truth[j] - detected[i]` with magnitude at most
+/// 1. Candidate offsets are 0 and every difference `truth[j] - detected[i]` with magnitude at most
 ///    `maxOffset` (the detector and the foot switches may disagree by a constant delay).
 /// 2. For each candidate offset, shifted detections are matched to truth greedily in time order
 ///    (two pointers): a pair within `tolerance` is matched (one-to-one), otherwise the earlier of
@@ -28,7 +28,7 @@ public struct StepMatching: Sendable, Equatable {
     public init(detected: [Int64], truth: [Int64], tolerance: Int64 = 250_000_000, maxOffset: Int64 = 2_000_000_000) {
         self.detected = detected.count
         self.truth = truth.count
-        var offsets = Set<Int64>()
+        var offsets: Set<Int64> = [0]
         var lo = 0
         for d in detected {
             while lo < truth.count && truth[lo] < d - maxOffset { lo += 1 }

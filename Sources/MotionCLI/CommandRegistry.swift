@@ -3,6 +3,9 @@
 enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
+            ReplayCommand.spec,
+            ConvertCommand.spec,
+            BenchCommand.spec,
             StepsCommand.spec,
             EvalCommand.spec,
             WakesCommand.spec,

@@ -30,14 +30,19 @@ enum EvalCommand {
             line says whether all targets are met.
             """,
             arguments: [ArgumentSpec("DATASETS_DIR", help: "Folder with manifest.csv (default: ../shared/datasets).", optional: true)],
-            options: [.flag("json", help: "Print one JSON object instead of tables.")],
+            options: [
+                .flag("json", help: "Print one JSON object instead of tables."),
+                .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
+            ],
             run: { args, io in
                 let dir = args.argument("DATASETS_DIR") ?? "../shared/datasets"
                 guard access(dir + "/manifest.csv", R_OK) == 0 else {
                     throw CLIError.failure("\(dir)/manifest.csv: not found (pass the datasets folder)")
                 }
                 let errIO = io
-                let results = try StepDatasetEvaluation(directory: dir).run(progress: { p in
+                var config = StepCounterConfiguration()
+                for p in args.strings("param") { try config.set(p) }
+                let results = try StepDatasetEvaluation(directory: dir, configuration: config).run(progress: { p in
                     if errIO.stderrIsTerminal { errIO.writeErr("\r\u{1B}[K\(p)") }
                 })
                 if io.stderrIsTerminal { io.writeErr("\r\u{1B}[K") }
