@@ -9,7 +9,7 @@ let chromiumPath: String? = {
     return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }()
 
-/// Runs chromium headless with `arguments`; returns stdout.
+/// Runs chromium headless with `arguments` (killed after 90 s); returns stdout.
 func runChromium(_ arguments: [String]) throws -> String {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: chromiumPath!)
@@ -18,8 +18,12 @@ func runChromium(_ arguments: [String]) throws -> String {
     p.standardOutput = out
     p.standardError = FileHandle(forWritingAtPath: "/dev/null")
     try p.run()
+    // A hung browser must fail the test, not hang it.
+    let watchdog = DispatchWorkItem { if p.isRunning { p.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
     let data = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
+    watchdog.cancel()
     return String(decoding: data, as: UTF8.self)
 }
 
