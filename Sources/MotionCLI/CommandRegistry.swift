@@ -8,6 +8,8 @@ enum CommandRegistry {
             BenchCommand.spec,
             StepsCommand.spec,
             EvalCommand.spec,
+            WakesCommand.spec,
+            CalibrateCommand.spec,
         ]
     }
 }
