@@ -88,6 +88,15 @@ final class RecordingFile {
         }
     }
 
+    /// Writes all of `bytes` (see ``write(_:)-(UnsafeRawBufferPointer)``).
+    func write(_ bytes: [UInt8]) throws(RecordingIOError) {
+        var failure: RecordingIOError?
+        bytes.withUnsafeBytes { buf in
+            do throws(RecordingIOError) { try write(buf) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
     /// Forces written data to stable storage (`fsync(2)`).
     func sync() throws(RecordingIOError) {
         guard Glibc.fsync(fd) == 0 else { throw RecordingIOError(path: path, call: "fsync", errno: errno) }
