@@ -274,29 +274,12 @@ public struct StepCounter: Sendable {
             confirmedRun = c.confirmationSteps
         }
         guard confirmedRun > 0 else { return }
-        let k = confirmedRun
-        let first = held.count - k
-        var intervals = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0),
-                         Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
-        for i in (first + 1)..<held.count {
-            let d = held.time(i) - held.time(i - 1)
-            withUnsafeMutableBytes(of: &intervals) { $0.storeBytes(of: d, toByteOffset: (i - first - 1) * 8, as: Int64.self) }
-        }
+        let medianInterval = held.medianInterval(ofLast: confirmedRun)
         // Confirmed: release every held candidate with its own timestamp.
         for i in 0..<held.count { steps.append(held.time(i)) }
         count += held.count
         lastCounted = held.time(held.count - 1)
-        period = withUnsafeMutableBytes(of: &intervals) { raw -> Double in
-            let p = raw.bindMemory(to: Int64.self)
-            let m = k - 1
-            // Insertion sort of the k-1 intervals (k <= 16).
-            for i in 1..<m {
-                let v = p[i]; var j = i - 1
-                while j >= 0 && p[j] > v { p[j + 1] = p[j]; j -= 1 }
-                p[j + 1] = v
-            }
-            return m % 2 == 1 ? Double(p[m / 2]) : 0.5 * Double(p[m / 2 - 1] + p[m / 2])
-        }
+        period = medianInterval
         held.removeAll()
         walking = true
     }
