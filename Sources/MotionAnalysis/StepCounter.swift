@@ -11,14 +11,15 @@ import MotionCore
 ///    200–400 Hz input is anti-aliased and 12.5 Hz input is linearly interpolated onto 25 Hz.
 ///    Gaps up to 1 s are bridged; longer gaps restart the analysis.
 /// 2. **Band-pass** 0.5–2.5 Hz (causal Butterworth, ``BandPassFilter``) removes gravity and jitter.
-/// 3. **Candidates**: local maxima whose swing above the preceding trough is at least
-///    ``StepCounterConfiguration/minAmplitude``; maxima closer than the fastest plausible step
-///    are merged (largest wins).
-/// 4. **Rhythm**: candidates are held until ``StepCounterConfiguration/confirmationSteps``
-///    consecutive ones are regular (interval and swing ratios bounded); then the held ones are
-///    released with their original timestamps and the counter is *walking*: each further candidate
-///    within 2.5 step periods counts at once. Unconfirmed candidates expire after
-///    ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
+/// 3. **Candidates**: local maxima with their swing above the preceding trough; maxima closer
+///    than the fastest plausible step are merged (largest wins).
+/// 4. **Rhythm**: candidates with a swing of at least ``StepCounterConfiguration/minAmplitude`` are
+///    held until a run of consecutive ones is regular (4 with bounded interval and swing ratios;
+///    or very regular gentle, slow, or strong/weak-alternating runs); then the held ones are
+///    released with their original timestamps and the counter is *walking*: each further
+///    candidate within 2.5 step periods counts at once (weaker swings too, if in rhythm), and a gap
+///    of about two periods counts the step that left no clear peak. Unconfirmed candidates expire
+///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
 ///
 /// Bad input (empty batch, NaN/inf, timestamps not strictly increasing) throws
 /// ``StepCounterError`` and leaves the state unchanged.
