@@ -74,6 +74,48 @@ struct StepCounterSyntheticTests {
         #expect(without.count < steps.count - 20, "without alternating runs: \(without.count)")
     }
 
+    @Test(arguments: [1.0, 1.8, 2.5])
+    func everyStepIsEmittedWithinThreeSeconds(stepHz: Double) throws {
+        // Fed one sample at a time: the delay between a step's timestamp and the sample whose
+        // processing emitted it is the latency a live device would see.
+        let samples = SyntheticMotion.walking(stepHz: stepHz, seconds: 60, rateHz: 50)
+        var counter = try StepCounter()
+        var steps: [Int64] = []
+        var worst: Int64 = 0
+        for s in samples {
+            let before = steps.count
+            try counter.process([s], into: &steps)
+            for t in steps[before...] { worst = max(worst, s.timestamp - t) }
+        }
+        #expect(steps.count > Int(stepHz * 55))
+        #expect(worst <= 3_000_000_000, "a step was emitted \(Double(worst) / 1e9) s late")
+    }
+
+    @Test func longInputGapRestartsAndStaysBatchInvariant() throws {
+        // Two walks separated by a 5 s hole in the data (longer than maxInputGap).
+        let first = SyntheticMotion.walking(stepHz: 1.8, seconds: 30, seed: 4)
+        let offset: Int64 = 35_000_000_000
+        let second = SyntheticMotion.walking(stepHz: 1.8, seconds: 30, seed: 5).map {
+            Sample(timestamp: $0.timestamp + offset, accel: $0.accel)
+        }
+        let all = first + second
+        let whole = try count(all)
+        #expect(abs(whole.count - 108) <= 4, "counted \(whole.count)")
+        #expect(whole.contains { $0 < 30_000_000_000 } && whole.contains { $0 > offset })
+        var g = SeededGenerator(seed: 77)
+        for _ in 0..<5 {
+            var counter = try StepCounter()
+            var steps: [Int64] = []
+            var i = 0
+            while i < all.count {
+                let end = min(all.count, i + Int.random(in: 1...400, using: &g))
+                try counter.process(Array(all[i..<end]), into: &steps)
+                i = end
+            }
+            #expect(steps == whole)
+        }
+    }
+
     @Test func armWavingWithoutRhythmIsRejected() throws {
         // Large, irregular arm movements: swings of random size at random intervals (0.3–2.5 s).
         var g = SeededGenerator(seed: 9)
