@@ -26,12 +26,13 @@ enum EvalCommand {
             Sets: Oxford phone walks (MAPE, worst file, per-step precision/recall within ±0.25 s after \
             one constant offset per file), Bangle.js wrist walks (MAPE, worst file), non-walking \
             recordings (false steps per hour = steps counted beyond the manifest's truth, summed over \
-            the set, divided by its duration). Exit status 0 even when a target is missed; the last \
+            the set, divided by its duration). Exit status 0 even when a target is missed (1 with --check); the last \
             line says whether all targets are met.
             """,
             arguments: [ArgumentSpec("DATASETS_DIR", help: "Folder with manifest.csv (default: ../shared/datasets).", optional: true)],
             options: [
                 .flag("json", help: "Print one JSON object instead of tables."),
+                .flag("check", help: "Exit with status 1 when a target is not met."),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
             ],
             run: { args, io in
@@ -46,13 +47,14 @@ enum EvalCommand {
                     if errIO.stderrIsTerminal { errIO.writeErr("\r\u{1B}[K\(p)") }
                 })
                 if io.stderrIsTerminal { io.writeErr("\r\u{1B}[K") }
+                let ok = verdicts(results).allSatisfy(\.met)
                 if args.flag("json") {
                     io.out(json(results))
                 } else {
                     for r in results { table(r, io: io) }
-                    let ok = verdicts(results).allSatisfy(\.met)
                     io.out(ok ? "All step-counter targets met." : "Some step-counter targets are NOT met (see 'target' lines).")
                 }
+                if !ok && args.flag("check") { throw CLIError.failure("step-counter targets not met") }
             }
         )
     }
