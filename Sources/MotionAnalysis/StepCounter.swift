@@ -132,7 +132,7 @@ public struct StepCounter: Sendable {
 
     /// A bin is complete: emit it (and interpolated bins for a short gap) onto the grid.
     private mutating func closeBin(_ k: Int64, value v: Double, into steps: inout [Int64]) {
-        if gridIndex == Int64.min || (k - gridIndex) * Self.gridPeriod > configuration.maxInputGap {
+        if gridIndex == Int64.min || k - gridIndex > configuration.maxInputGap / Self.gridPeriod {
             restart(origin: v)
             feed(k, v, into: &steps)
         } else {

@@ -42,6 +42,18 @@ struct StepCounterInputTests {
         #expect(c.samplesProcessed == 2)
     }
 
+    @Test func extremeTimestampsDoNotCrash() throws {
+        var c = try StepCounter()
+        var steps: [Int64] = []
+        try c.process([Sample(timestamp: Int64.min + 1, accel: Vector3(0, 0, 9.81)),
+                       Sample(timestamp: -1, accel: Vector3(0, 0, 9.81)),
+                       Sample(timestamp: 0, accel: Vector3(0, 0, 9.81)),
+                       Sample(timestamp: Int64.max - 1, accel: Vector3(0, 0, 9.81)),
+                       Sample(timestamp: Int64.max, accel: Vector3(0, 0, 9.81))], into: &steps)
+        #expect(steps.isEmpty)
+        #expect(c.samplesProcessed == 5)
+    }
+
     @Test func invalidConfigurationIsRejected() {
         var config = StepCounterConfiguration()
         config.confirmationSteps = 1
