@@ -21,9 +21,12 @@ import MotionCore
 ///    of about two periods counts the step that left no clear peak. Unconfirmed candidates expire
 ///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
 ///
-/// Bad input (empty batch, NaN/inf, timestamps not strictly increasing) throws
+/// Bad input (empty batch, NaN/inf, timestamps not strictly increasing or beyond ±2⁶² ns) throws
 /// ``StepCounterError`` and leaves the state unchanged.
 public struct StepCounter: Sendable {
+    /// Largest accepted |timestamp| (2⁶² ns, about 146 years): keeps all time arithmetic in range.
+    public static let timestampLimit: Int64 = 1 << 62
+
     /// The internal grid period: 40 ms (25 Hz).
     public static let gridPeriod: Int64 = 40_000_000
 
@@ -93,6 +96,9 @@ public struct StepCounter: Sendable {
             if s.timestamp <= previous {
                 throw .timestampNotIncreasing(index: i, timestamp: s.timestamp, previous: previous)
             }
+            if s.timestamp > Self.timestampLimit || s.timestamp < -Self.timestampLimit {
+                throw .timestampOutOfRange(index: i, timestamp: s.timestamp)
+            }
             if !(s.accel.x.isFinite && s.accel.y.isFinite && s.accel.z.isFinite) {
                 throw .nonFiniteValue(index: i, timestamp: s.timestamp)
             }
@@ -133,6 +139,11 @@ public struct StepCounter: Sendable {
     /// A bin is complete: emit it (and interpolated bins for a short gap) onto the grid.
     private mutating func closeBin(_ k: Int64, value v: Double, into steps: inout [Int64]) {
         if gridIndex == Int64.min || k - gridIndex > configuration.maxInputGap / Self.gridPeriod {
+            if hasPending {
+                // The signal stops here: the last candidate cannot be merged with anything later.
+                hasPending = false
+                accept(time: pendingTime, amplitude: pendingAmplitude, into: &steps)
+            }
             restart(origin: v)
             feed(k, v, into: &steps)
         } else {
