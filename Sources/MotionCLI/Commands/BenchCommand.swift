@@ -102,7 +102,7 @@ enum BenchCommand {
 
     /// Peak resident set size of this process in MiB: `VmHWM` from `/proc/self/status` (the
     /// high-water mark of this program's memory), else `getrusage(RUSAGE_SELF)` `ru_maxrss`.
-    /// (On Linux `ru_maxrss` survives `exec`, so a child of a big process would report the parent's size.)
+    /// (A process spawned directly by a large parent may inherit its high-water mark across `exec`.)
     static func peakResidentMiB() -> Double {
         if let kB = procStatusKilobytes("VmHWM:") { return Double(kB) / 1024 }
         return ruMaxRSSMiB()
