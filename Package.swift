@@ -13,12 +13,18 @@ let package = Package(
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
         .target(name: "MotionCore"),
+        // Step counter (streaming state machine over sample batches) and its evaluation helpers. No I/O.
+        .target(name: "MotionAnalysis", dependencies: ["MotionCore"]),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionAnalysis", "WakeCost"]),
+        // Wake-up, CPU-time, energy and FIFO-overflow model of sensor delivery settings (pure, no I/O).
+        .target(name: "WakeCost", dependencies: ["MotionCore"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
+        .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore"]),
     ]
 )

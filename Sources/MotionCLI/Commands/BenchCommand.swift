@@ -18,6 +18,7 @@ enum BenchCommand {
     static var subcommands: [CommandSpec] {
         [
             parse,
+            BenchStepsCommand.spec,
         ]
     }
 
