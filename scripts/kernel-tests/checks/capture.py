@@ -74,3 +74,24 @@ def gaps(ts, interval_ns):
         if d > 1.5 * interval_ns:
             lost += round(d / interval_ns) - 1
     return lost
+
+
+def rows_by_timestamp(samples, rows, cols, scale, interval_ns, search=200):
+    """Maps each sample to the recording row its hub timestamp implies (first sample matched by
+    value within `search` rows). Returns (row indices or None, mismatches, first_problem)."""
+    tol = lambda raw: scale * 0.5 + abs(raw) * 1e-9 + 1e-9
+    def match(i, j):
+        return j < len(rows) and all(abs(samples[i][1 + a] * scale - rows[j][cols[a]]) <= tol(samples[i][1 + a]) for a in range(3))
+    if not samples:
+        return None, 0, "no samples"
+    first = next((j for j in range(min(search, len(rows))) if match(0, j)), None)
+    if first is None:
+        return None, len(samples), f"first sample matches no row within {search}"
+    idx, bad, problem = [], 0, None
+    for i, s in enumerate(samples):
+        j = first + round((s[0] - samples[0][0]) / interval_ns)
+        idx.append(j)
+        if not match(i, j):
+            bad += 1
+            problem = problem or f"sample {i} (row {j} by timestamp) differs from the recording"
+    return idx, bad, problem
