@@ -111,7 +111,9 @@ enum EmulateCommand {
                 ("elapsed_s", .double(outcome.elapsed)),
                 ("sensors", outcome.hub.sensorsJSON(origin: outcome.origin)),
             ])
-            EmulatorRunner.writeAtomically(file, json.rendered() + "\n")
+            do { try EmulatorRunner.writeAtomically(file, json.rendered() + "\n") } catch {
+                throw CLIError.failure("cannot write --summary-json: \(error)")
+            }
         }
     }
 
