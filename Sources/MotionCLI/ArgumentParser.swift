@@ -54,6 +54,17 @@ public enum ArgumentParser {
         return (.run(command, parsed), chain)
     }
 
+    /// The longest chain of subcommands named by the leading words (never throws); used to print
+    /// the right usage line after an error.
+    public static func resolveChain(_ words: [String], root: CommandSpec) -> [CommandSpec] {
+        var chain = [root]
+        for w in words {
+            guard let sub = chain.last!.subcommands.first(where: { $0.name == w }) else { break }
+            chain.append(sub)
+        }
+        return chain
+    }
+
     static func parseArguments(_ words: [String], for command: CommandSpec, path: [String]) throws(CLIError) -> ParsedArguments {
         var result = ParsedArguments(commandPath: path, values: [:], flags: [], positionals: [:])
         var loose: [String] = []

@@ -3,6 +3,13 @@
 enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
+            ReplayCommand.spec,
+            ConvertCommand.spec,
+            BenchCommand.spec,
+            StepsCommand.spec,
+            EvalCommand.spec,
+            WakesCommand.spec,
+            CalibrateCommand.spec,
             EmulateCommand.spec,
         ]
     }

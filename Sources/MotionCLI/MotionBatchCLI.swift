@@ -32,6 +32,7 @@ public enum MotionBatchCLI {
                 return 0
             }
         } catch let error as CLIError {
+            if chain.count == 1 { chain = ArgumentParser.resolveChain(arguments, root: rootSpec) }
             io.err("Error: \(error.message)")
             if error.showsUsage {
                 io.err("Usage: \(HelpFormatter.usage(chain))")

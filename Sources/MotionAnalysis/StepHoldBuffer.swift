@@ -1,0 +1,43 @@
+/// Candidate steps held until a regular run confirms them: a fixed-capacity FIFO stored inline
+/// (no allocation), oldest first.
+struct StepHoldBuffer: Sendable {
+    /// Maximum number of held candidates.
+    static let capacity = 16
+    private var times = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0),
+                         Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
+    private var amps = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    private var start = 0
+    /// Number of held candidates.
+    private(set) var count = 0
+
+    /// Timestamp of the i-th oldest candidate.
+    @inline(__always)
+    func time(_ i: Int) -> Int64 {
+        withUnsafeBytes(of: times) { $0.load(fromByteOffset: ((start + i) & 15) * 8, as: Int64.self) }
+    }
+
+    /// Swing of the i-th oldest candidate.
+    @inline(__always)
+    func amplitude(_ i: Int) -> Double {
+        withUnsafeBytes(of: amps) { $0.load(fromByteOffset: ((start + i) & 15) * 8, as: Double.self) }
+    }
+
+    /// Appends a candidate, dropping the oldest when full.
+    mutating func append(time: Int64, amplitude: Double) {
+        if count == Self.capacity { removeFirst() }
+        let slot = (start + count) & 15
+        withUnsafeMutableBytes(of: &times) { $0.storeBytes(of: time, toByteOffset: slot * 8, as: Int64.self) }
+        withUnsafeMutableBytes(of: &amps) { $0.storeBytes(of: amplitude, toByteOffset: slot * 8, as: Double.self) }
+        count += 1
+    }
+
+    /// Drops the oldest candidate.
+    mutating func removeFirst() {
+        precondition(count > 0)
+        start = (start + 1) & 15
+        count -= 1
+    }
+
+    /// Drops every candidate.
+    mutating func removeAll() { start = 0; count = 0 }
+}

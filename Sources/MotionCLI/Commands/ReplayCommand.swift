@@ -1,0 +1,138 @@
+import MotionAnalysis
+import MotionCore
+
+/// `motionbatch replay`: the main job without hardware.
+enum ReplayCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "replay",
+            abstract: "Replay a recording through the analysis in batches, as a live device would deliver it.",
+            discussion: """
+            The recording (MotionBatch format or the plain time_s,accel_x,... CSV) is delivered in
+            batches of N samples (--batch) or of the samples that accumulate in SECONDS (--latency),
+            one wake-up per batch. Results do not depend on the batch size. Default: --latency 1.
+            """,
+            arguments: [ArgumentSpec("FILE", help: "The recording to replay.")],
+            options: [
+                .option("batch", value: "N", help: "Deliver every N samples (watermark); 1 is per-sample."),
+                .option("latency", value: "SECONDS", help: "Deliver when the oldest pending sample has waited SECONDS (0 is per-sample)."),
+                .flag("json", help: "Print one JSON object (keys documented in README.md)."),
+            ],
+            run: run
+        )
+    }
+
+    /// The delivery policy chosen by `--batch` / `--latency`.
+    static func policy(_ args: ParsedArguments) throws(CLIError) -> DeliveryPolicy {
+        let batch = try args.int("batch", in: 1...Int.max)
+        let latency = try args.double("latency", in: 0...86_400)
+        switch (batch, latency) {
+        case (.some, .some): throw .usage("'--batch' and '--latency' cannot be combined: choose one.")
+        case (.some(let n), nil): return .samples(n)
+        case (nil, .some(let s)): return .latency(seconds: s)
+        case (nil, nil): return .latency(seconds: 1)
+        }
+    }
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
+        let path = args.argument("FILE")!
+        let policy = try policy(args)
+        var bar = ProgressBar(label: "replay", total: Replay.fileSize(path), io: io)
+        let localIO = io
+        let result: Replay.Result
+        do {
+            result = try Replay.run(path: path, policy: policy) { done, _ in bar.update(done, io: localIO) }
+        } catch {
+            bar.finish(io: localIO)
+            throw CLIError.failure("\(error)")
+        }
+        bar.finish(io: io)
+        for w in result.warnings { io.err("\(w)") }
+        if args.flag("json") {
+            io.out(json(result).serialized(pretty: true))
+        } else {
+            io.writeOut(text(result))
+        }
+    }
+
+    /// The `--json` object. Keys are documented in README.md ("replay --json").
+    static func json(_ r: Replay.Result) -> JSONValue {
+        let st = r.statistics
+        var policyMembers: [(String, JSONValue)] = []
+        switch r.policy {
+        case .samples(let n): policyMembers = [("mode", .string("samples")), ("samples", .number(n))]
+        case .latency(let ns): policyMembers = [("mode", .string("latency")), ("latency_s", .number(Double(ns) / 1e9))]
+        }
+        return .object([
+            ("file", .string(r.path)),
+            ("format", .string(formatName(r.header.format))),
+            ("sensors", .array((r.header.sensors.contains(.accel) ? [JSONValue.string("accel")] : []) + (r.header.sensors.contains(.gyro) ? [.string("gyro")] : []))),
+            ("samples", .number(st.sampleCount)),
+            ("duration_s", .number(st.durationSeconds)),
+            ("effective_rate_hz", .number(st.effectiveRateHz)),
+            ("declared_rate_hz", .number(r.header.declaredRate)),
+            ("gaps", .object([
+                ("count", .number(st.gapCount)),
+                ("longest_s", .number(Double(st.longestGap) / 1e9)),
+                ("estimated_missing_samples", .int(st.estimatedMissingSamples)),
+                ("nominal_period_s", .number(st.nominalPeriod.map { Double($0) / 1e9 })),
+            ])),
+            ("delivery", .object(policyMembers)),
+            ("batches", .number(st.batchCount)),
+            ("largest_batch", .number(st.largestBatch)),
+            ("steps", .number(r.steps.count)),
+            ("step_times_s", .array(r.steps.map { .number(Double($0) / 1e9) })),
+            ("cadence_spm", .number(StepSummary(timestamps: r.steps).cadence)),
+            ("step_visibility_s", .object([
+                ("max", .number(r.stepVisibilityDelays.max().map { Double($0) / 1e9 })),
+                ("mean", .number(r.stepVisibilityDelays.isEmpty ? nil : Double(r.stepVisibilityDelays.reduce(0, +)) / Double(r.stepVisibilityDelays.count) / 1e9)),
+            ])),
+            ("warnings", .array(r.warnings.map { .string($0.description) })),
+        ])
+    }
+
+    static func text(_ r: Replay.Result) -> String {
+        let st = r.statistics
+        func f(_ v: Double?, _ digits: Int = 3) -> String { v.map { formatFixed($0, digits) } ?? "-" }
+        var lines: [(String, String)] = [
+            ("file", r.path),
+            ("format", formatName(r.header.format)),
+            ("samples", "\(st.sampleCount)"),
+            ("duration", "\(f(st.durationSeconds)) s"),
+            ("effective rate", "\(f(st.effectiveRateHz)) Hz"),
+            ("gaps", "\(st.gapCount) (longest \(f(Double(st.longestGap) / 1e9)) s, ~\(st.estimatedMissingSamples) samples missing)"),
+        ]
+        switch r.policy {
+        case .samples(let n): lines.append(("delivery", "every \(n) samples"))
+        case .latency(let ns): lines.append(("delivery", "max latency \(f(Double(ns) / 1e9)) s"))
+        }
+        lines.append(("batches (wake-ups)", "\(st.batchCount) (largest \(st.largestBatch))"))
+        lines.append(("steps", "\(r.steps.count)" + (StepSummary(timestamps: r.steps).cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
+        if let worst = r.stepVisibilityDelays.max() {
+            lines.append(("step visible after", "at most \(f(Double(worst) / 1e9, 2)) s"))
+        }
+        let w = lines.map(\.0.count).max() ?? 0
+        return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// `v` with exactly `digits` decimals (no Foundation formatting needed).
+func formatFixed(_ v: Double, _ digits: Int) -> String {
+    guard v.isFinite else { return "-" }
+    var p = 1.0
+    for _ in 0..<digits { p *= 10 }
+    let scaled = (abs(v) * p).rounded()
+    let ip = Int64(scaled / p)
+    var frac = String(Int64(scaled - Double(ip) * p))
+    while frac.count < digits { frac = "0" + frac }
+    let sign = v < 0 && scaled != 0 ? "-" : ""
+    return digits == 0 ? "\(sign)\(ip)" : "\(sign)\(ip).\(frac)"
+}
+
+/// `motionbatch-v1` or `plain-csv`: the dialect's name in output.
+func formatName(_ f: RecordingFormat) -> String {
+    switch f {
+    case .motionbatch(let v): return "motionbatch-v\(v)"
+    case .plain: return "plain-csv"
+    }
+}
