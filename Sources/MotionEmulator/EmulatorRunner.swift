@@ -62,7 +62,7 @@ public struct EmulatorRunner {
     ///     `statusFile`).
     /// - Throws: ``UHIDError`` when a uhid call fails (the device is destroyed by closing the fd).
     public static func run(hub: VirtualSensorHub, options: Options, log: (String) -> Void,
-                           status: (JSONValue) -> Void = { _ in }) throws(UHIDError) -> Outcome {
+                           status: (EmulatorJSON) -> Void = { _ in }) throws(UHIDError) -> Outcome {
         var hub = hub
         let sigfd = cuhid_termination_signalfd()
         guard sigfd >= 0 else { throw UHIDError(call: "signalfd", errno: errno, path: options.uhidPath) }
@@ -140,7 +140,7 @@ public struct EmulatorRunner {
     }
 
     /// The status/summary JSON: `started`, `elapsed_s`, `sensors` (see ``VirtualSensorHub/sensorsJSON(origin:)``).
-    public static func statusJSON(hub: VirtualSensorHub, origin: Int64, started: Bool) -> JSONValue {
+    public static func statusJSON(hub: VirtualSensorHub, origin: Int64, started: Bool) -> EmulatorJSON {
         .object([
             ("started", .bool(started)),
             ("elapsed_s", .double(Double(monotonicNow() - origin) / 1e9)),
