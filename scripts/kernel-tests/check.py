@@ -27,7 +27,7 @@ ap.add_argument("--harness-error", default=None)
 a = ap.parse_args()
 
 checks_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checks")
-ctx = {"results": a.results, "root": os.path.dirname(os.path.dirname(checks_dir))}
+ctx = {"results": a.results, "root": os.path.abspath(os.path.join(checks_dir, "..", "..", ".."))}
 tests = sorted(f[:-3] for f in os.listdir(a.tests) if f.endswith(".sh") and f[:2].isdigit())
 if a.only:
     tests = [t for t in tests if a.only in t]

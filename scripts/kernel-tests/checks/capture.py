@@ -38,10 +38,18 @@ def decode(path, snapshot, prefix):
     return out, len(data) % step
 
 
+COLUMNS = ["accel_x", "accel_y", "accel_z", "gyro_x", "gyro_y", "gyro_z"]
+
+
 def recording(path):
+    """Rows [time, ax, ay, az, gx, gy, gz] (gyro columns only when present) of a dataset CSV
+    (time_s,...) or a MotionBatch recording (# header lines, timestamp_ns,...); labels ignored."""
     with open(path) as f:
-        rows = list(csv.reader(f))
-    return [[float(x) for x in r] for r in rows[1:]]
+        lines = [l for l in f if not l.startswith("#")]
+    rows = list(csv.reader(lines))
+    head = rows[0]
+    cols = [0] + [head.index(c) for c in COLUMNS if c in head]
+    return [[float(r[c]) for c in cols] for r in rows[1:] if r]
 
 
 def compare(samples, rows, cols, scale, offset_limit=0):
