@@ -25,6 +25,13 @@ def check(r, ctx):
         p.append(f"iio_readdev did not report the failed refill: {run.get('stderr', '').strip()[-200:]!r}")
     if r.get("bytes_total", 0) % 24:
         p.append(f"capture ends with a partial scan ({r.get('bytes_total')} bytes)")
-    return p, {"samples": r.get("bytes_total", 0) // 24, "reader_exit": run.get("exit"),
+    # Informational (not asserted): with -T 0 (no timeout) does iio_readdev notice the removal?
+    r2 = r.get("run_no_timeout") or {}
+    no_timeout = None
+    if r2 and r.get("kill2_at") is not None and not r2.get("timed_out"):
+        no_timeout = round(r2["end_mono"] - r["kill2_at"], 3)
+    return p, {"no_timeout_reader_hung": bool(r2.get("timed_out")) if r2 else None,
+               "no_timeout_reader_exit_after_kill_s": no_timeout,
+               "samples": r.get("bytes_total", 0) // 24, "reader_exit": run.get("exit"),
                "reader_exit_after_kill_s": exit_after, "reader_error": next((l for l in run.get("stderr", "").splitlines() if "refill" in l), None),
                "process_wakeups": run.get("process_wakeups"), "cpu_time_s": run.get("cpu_time_s")}
