@@ -55,9 +55,10 @@ BUSYBOX=/bin/busybox
 
 # --- 2. the binary under test ------------------------------------------------------------------
 cd "$ROOT"
+mkdir -p "$OUT"
 if [ "$BUILD" = 1 ]; then
     log "swift build --product motionbatch"
-    swift build --product motionbatch >"$OUT.build.log" 2>&1 || { tail -40 "$OUT.build.log" >&2; die "swift build failed (log: $OUT.build.log)"; }
+    swift build --product motionbatch >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log" >&2; die "swift build failed (log: $OUT/build.log)"; }
 fi
 BIN="$(swift build --show-bin-path)/motionbatch"
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
