@@ -38,7 +38,7 @@ for name in tests:
     exit_path = os.path.join(a.results, name + ".exit.json")
     res_path = os.path.join(a.results, name + ".json")
     if not os.path.exists(exit_path):
-        problems.append("the guest did not run this test")
+        problems.append("the guest did not run or did not finish this test")
     else:
         ex = json.load(open(exit_path))
         seconds = ex.get("seconds")

@@ -31,6 +31,8 @@ def check(r, ctx):
             continue
         summ = r.get(f"{mode}_summary") or {}
         acc = next((x for x in summ.get("sensors", []) if x["name"] == "accel_3d"), {})
+        if summ.get("exit_reason") != "signal" or summ.get("signal") != 2:
+            p.append(f"{mode}: emulator summary exit_reason {summ.get('exit_reason')!r} signal {summ.get('signal')}, expected SIGINT (2)")
         if acc.get("report_latency_ms") != 500:
             p.append(f"{mode}: emulator latency {acc.get('report_latency_ms')} ms, expected 500")
         figs["samples"] += len(samples)

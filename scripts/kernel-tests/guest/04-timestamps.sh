@@ -11,8 +11,10 @@ for mode in hub arrival; do
     snapshot "$accel" "$TEST_TMP/accel-$mode.json"
     measured "$TEST_TMP/run-$mode.json" --stdout "$MB_RESULTS/$TEST_NAME.$mode.bin" --timeout 20 -- \
         iio_readdev -u local: -b 25 -s $N -T 5000 accel_3d
-    stop_emulator TERM
+    # Stop with SIGINT here (Ctrl-C), SIGTERM elsewhere: both must remove the device cleanly.
+    stop_emulator INT
     echo "$mode: emulator exit $EMU_STATUS"
+    [ "$EMU_STATUS" = 0 ] || { echo "emulator exited $EMU_STATUS after SIGINT"; exit 1; }
     wait_gone accel_3d 10 || { echo "accel_3d still present after the emulator exited"; exit 1; }
 done
 collect_json "$MB_RESULTS/$TEST_NAME.json" n:=$N recording:="\"$TEST_NAME.rec.csv\"" \
