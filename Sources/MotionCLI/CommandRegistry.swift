@@ -10,6 +10,7 @@ enum CommandRegistry {
             EvalCommand.spec,
             WakesCommand.spec,
             CalibrateCommand.spec,
+            EmulateCommand.spec,
         ]
     }
 }

@@ -39,7 +39,7 @@ enum CSVNumberParser {
     /// - Complexity: O(length of the number).
     @inline(__always)
     /// - Parameter padded: the caller guarantees that the byte at `end` is not a digit and that
-    ///   16 bytes from any position up to `end` are readable (the line buffer's slack), so digit
+    ///   8 bytes from any position up to `end` are readable (the line buffer's slack), so digit
     ///   runs are read 8 bytes at a time without a bounds check or data-dependent loop.
     static func scanDouble(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, padded: Bool = false) -> Double? {
         let start = cursor
@@ -111,19 +111,13 @@ enum CSVNumberParser {
         var c = cursor
         var v = value
         if padded {
-            // Two independent words per step (16 bytes): runs of up to 15 digits take no
-            // data-dependent branch, so variable-length numbers do not mispredict.
             while true {
-                let w1 = UInt64(littleEndian: UnsafeRawPointer(c).loadUnaligned(as: UInt64.self))
-                let w2 = UInt64(littleEndian: UnsafeRawPointer(c + 8).loadUnaligned(as: UInt64.self))
-                let k1 = leadingDigitCount(w1)
-                let k2 = k1 == 8 ? leadingDigitCount(w2) : 0
+                let word = UInt64(littleEndian: UnsafeRawPointer(c).loadUnaligned(as: UInt64.self))
+                let k = leadingDigitCount(word)
                 // Keep the k digit bytes, moved to the top: the bytes below become leading zeros.
-                let d1 = eightDigits((w1 &- 0x3030_3030_3030_3030) << UInt64(64 - 8 * k1))
-                let d2 = eightDigits((w2 &- 0x3030_3030_3030_3030) << UInt64(64 - 8 * k2))
-                v = (v &* pow10Int[k1] &+ d1) &* pow10Int[k2] &+ d2
-                c += k1 + k2
-                if k2 < 8 { break }
+                v = v &* pow10Int[k] &+ eightDigits((word &- 0x3030_3030_3030_3030) << UInt64(64 - 8 * k))
+                c += k
+                if k < 8 { break }
             }
         } else {
             while end - c >= 8 {

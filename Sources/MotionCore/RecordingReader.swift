@@ -41,6 +41,8 @@ public final class RecordingReader {
 
     private let lines: RecordingLineBuffer
     private var finished = false
+    /// The first error met; the reader stays failed (every later call throws it again).
+    private var failure: (any Error)?
     private var previousTimestamp: Int64 = .min
     private var previousTimestampLine = 0
     private var lastLabelBytes: [UInt8] = []
@@ -63,7 +65,8 @@ public final class RecordingReader {
 
     /// Reads the next chunk of at most `maxSamples` rows.
     /// - Returns: `nil` once the file is exhausted.
-    /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
+    /// - Throws: ``RecordingError`` at the first malformed line (rows before it in the same chunk
+    ///   are discarded; the reader then stays failed); ``RecordingIOError`` on read failure.
     /// - Complexity: O(bytes read).
     public func next(maxSamples: Int = 4096) throws -> RecordingChunk? {
         var samples: [Sample] = []
@@ -75,11 +78,22 @@ public final class RecordingReader {
     }
 
     /// Appends up to `maxSamples` rows to `samples` (and, when the file has labels, their labels to
-    /// `labels`), reusing the callers' storage.
+    /// `labels`), reusing the callers' storage. When a bad line is met, the rows before it in this
+    /// call are already appended and the error is thrown; the reader then stays failed.
     /// - Returns: the number of rows appended; 0 once the file is exhausted.
     /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
     /// - Complexity: O(bytes read).
     public func read(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
+        if let failure { throw failure }
+        do {
+            return try readRows(into: &samples, labels: &labels, maxSamples: maxSamples)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func readRows(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
         guard !finished, maxSamples > 0 else { return 0 }
         let hasGyro = header.sensors.contains(.gyro)
         let hasLabels = header.hasLabels

@@ -14,7 +14,52 @@ private func parseSeconds(_ s: String) -> Int64? {
     return s.withUTF8 { CSVNumberParser.parseSecondsAsNanoseconds($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
 }
 
+/// Parses `s` the way the reader does (padded mode): followed by a separator and then more digits,
+/// which must not be consumed. Returns the value and the number of bytes consumed.
+private func parsePadded(_ s: String, terminator: String = ",") -> (Double, Int)? {
+    let bytes = Array((s + terminator + "98765432109876543210987654321098").utf8)
+    return bytes.withUnsafeBufferPointer { buf -> (Double, Int)? in
+        var c = buf.baseAddress!
+        let end = buf.baseAddress! + s.utf8.count
+        guard let v = CSVNumberParser.scanDouble(&c, end, padded: true) else { return nil }
+        return (v, c - buf.baseAddress!)
+    }
+}
+
 @Suite struct CSVNumberParserTests {
+    /// The reader's padded path (16-byte window, SWAR) against the standard library, bit for bit,
+    /// including where the number stops.
+    @Test func paddedPathMatchesStandardLibraryAndStopsAtTheSeparator() {
+        var rng = SplitMix64(seed: 3)
+        for i in 0..<300_000 {
+            var text = ["", "-", "+"][Int(rng.next() % 3)]
+            let intDigits = Int(rng.next() % 11)
+            for _ in 0..<intDigits { text.append(Character(String(rng.next() % 10))) }
+            if rng.next() % 5 != 0 {
+                text += "."
+                for _ in 0..<Int(rng.next() % 19) { text.append(Character(String(rng.next() % 10))) }
+            }
+            if i % 11 == 0 { text += "e\(Int(rng.next() % 40) - 20)" }
+            let terminator = ["\n", ",", "\r", "x", "."][i % 5]
+            let reference = Double(text)
+            let ours = parsePadded(text, terminator: terminator)
+            if let reference, text != "+" && text != "-" {
+                // A lone "." or "-." is not a number in either parser.
+                guard let (v, used) = ours else { Issue.record("\(text): rejected"); return }
+                if terminator == "." && !text.contains(".") && !text.contains("e") {
+                    continue  // "12." + "." : the first point belongs to the number; checked by the reader's separator test
+                }
+                guard v.bitPattern == reference.bitPattern, used == text.utf8.count else {
+                    Issue.record("\(text)\(terminator): \(v) (\(used) bytes) vs \(reference)")
+                    return
+                }
+            } else if let (v, used) = ours, used == text.utf8.count {
+                Issue.record("\(text): accepted as \(v)")
+                return
+            }
+        }
+    }
+
     @Test(arguments: ["0", "-0", "1", "9.81", "-9.80665", "0.005035", ".5", "5.", "+3.25", "1e3", "1E-3", "2.5e+10",
                       "123456789.123456789", "0.1", "1e-05", "5e-324", "1.7976931348623157e308", "2.2250738585072014e-308",
                       "12345678901234567890123", "0.000000000000000000000000123", "9007199254740993", "1e22", "1e23", "8.98846567431158e307"])

@@ -100,6 +100,10 @@ let badFiles: [BadFile] = [
         let first = try reader.next(maxSamples: 2)
         #expect(first?.samples.count == 2)
         #expect(throws: RecordingError.self) { try reader.next(maxSamples: 2) }
+        // The reader stays failed: the same error again, no rows after the bad line.
+        #expect(throws: RecordingError(file: path, line: 6, column: 2, columnName: "accel_x", problem: "bad number \"x\"")) {
+            try reader.next(maxSamples: 2)
+        }
     }
 
     @Test func tornFinalLineWithoutNewlineIsDroppedWithWarning() throws {

@@ -30,8 +30,10 @@ enum BenchCommand {
             discussion: """
             Streams FILE through RecordingReader (chunks of --chunk samples, storage reused) and reports
             the parse throughput in MB/s (10^6 bytes) and samples/s, and the process's peak resident
-            memory (getrusage ru_maxrss). With --repeat N the best of N runs is reported.
-            JSON keys: file, bytes, samples, seconds, mb_per_s, samples_per_s, peak_rss_mib, runs.
+            memory (VmHWM of /proc/self/status; also getrusage ru_maxrss). With --repeat N the best of
+            N runs is reported.
+            JSON keys: file, bytes, samples, seconds, mb_per_s, samples_per_s, peak_rss_mib,
+            ru_maxrss_mib, runs.
             """,
             arguments: [ArgumentSpec("FILE", help: "A recording (MotionBatch format or plain CSV).")],
             options: [
@@ -81,7 +83,7 @@ enum BenchCommand {
         let peakMiB = peakResidentMiB()
         _ = checksum
         if args.flag("json") {
-            io.out("{\"file\":\(jsonString(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"runs\":\(runs)}")
+            io.out("{\"file\":\(jsonString(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs)}")
         } else {
             io.out("file:          \(path)")
             io.out("bytes:         \(bytes) (\(fmt(Double(bytes) / 1e6, 1)) MB)")
@@ -99,11 +101,33 @@ enum BenchCommand {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// Peak resident set size of this process in MiB (`getrusage(RUSAGE_SELF)`, `ru_maxrss` in KiB on Linux).
+    /// Peak resident set size of this process in MiB: `VmHWM` from `/proc/self/status` (the
+    /// high-water mark of this program's memory), else `getrusage(RUSAGE_SELF)` `ru_maxrss`.
+    /// (A process spawned directly by a large parent may inherit its high-water mark across `exec`.)
     static func peakResidentMiB() -> Double {
+        if let kB = procStatusKilobytes("VmHWM:") { return Double(kB) / 1024 }
+        return ruMaxRSSMiB()
+    }
+
+    /// `getrusage(RUSAGE_SELF)` `ru_maxrss` (KiB on Linux) in MiB.
+    static func ruMaxRSSMiB() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) / 1024
+    }
+
+    /// A `kB` field of `/proc/self/status` (`fopen`/`fgets`), or nil.
+    static func procStatusKilobytes(_ key: String) -> Int? {
+        guard let f = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), f) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix(key) {
+                return Int(text.dropFirst(key.count).split(separator: " ").first ?? "")
+            }
+        }
+        return nil
     }
 
     static func fmt(_ v: Double, _ decimals: Int) -> String {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionCore
 
 /// `motionbatch convert IN OUT [--format motionbatch|plain]`: rewrites a recording in either dialect,
@@ -11,7 +14,8 @@ enum ConvertCommand {
             Reads IN (MotionBatch format or the datasets' plain CSV, detected from the header) and writes OUT.
             --from/--to cut an excerpt, in seconds from IN's first sample; timestamps are kept as they are.
             Header entries of IN are kept (MotionBatch output) and --set adds or replaces entries.
-            OUT must not exist unless --force is given; it is fsynced when complete.
+            OUT must not exist unless --force is given; it is fsynced when complete and removed if IN
+            turns out to be malformed (the error names IN's file, line and column).
             """,
             arguments: [
                 ArgumentSpec("IN", help: "The recording to read."),
@@ -69,6 +73,14 @@ enum ConvertCommand {
                 io.err("warning: plain CSV has no header block; \(dropped) header entries are not written")
             }
             let writer = try RecordingWriter(path: output, header: header, fsync: .onClose, replaceExisting: args.flag("force"))
+            // From here on OUT is ours: a failure removes the partial file (`unlink(2)`).
+            var complete = false
+            defer {
+                if !complete {
+                    try? writer.close()
+                    _ = unlink(output)
+                }
+            }
             var first: Int64?
             var written = 0
             var firstWritten: Int64?
@@ -96,6 +108,7 @@ enum ConvertCommand {
                 lastWritten = samples[samples.count - 1].timestamp
             }
             try writer.close()
+            complete = true
             for w in reader.warnings { io.err("warning: \(w)") }
             let span = firstWritten.map { Double(lastWritten! - $0) / 1e9 } ?? 0
             io.out("Wrote \(written) samples (\(formatSeconds(span)) s) to \(output) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")

@@ -1,0 +1,156 @@
+#!/bin/bash
+# Kernel-in-the-loop tests: boots Debian's stock kernel in QEMU (TCG), runs every guest test in
+# scripts/kernel-tests/guest/ against the host-built `motionbatch` over 9p, collects their JSON
+# results through a writable 9p export, checks them on the host (scripts/kernel-tests/check.py) and
+# writes .build/kernel-tests/summary.json. Exit status 0 only when every kernel test passed.
+#
+# Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build]
+#   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-)
+#   --timeout S      hard limit for the whole QEMU run (default 150 s)
+#   --no-build       skip `swift build` (use the binary already in .build)
+# Environment: KERNEL_TESTS_CACHE (default .build/kernel-cache), KERNEL_TESTS_MEM (default 768M).
+# See scripts/kernel-tests/README.md.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT="$ROOT/.build/kernel-tests"
+CACHE=${KERNEL_TESTS_CACHE:-$ROOT/.build/kernel-cache}
+MEM=${KERNEL_TESTS_MEM:-768M}
+TIMEOUT=150
+ONLY=""
+BUILD=1
+START=$(date +%s.%N)
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --only) ONLY=$2; shift 2 ;;
+        --timeout) TIMEOUT=$2; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "kernel-tests: unknown argument '$1' (see --help)" >&2; exit 64 ;;
+    esac
+done
+
+log() { echo "kernel-tests: $*" >&2; }
+die() { echo "kernel-tests: FAILED: $*" >&2; exit 1; }
+
+# --- 1. host tools (installed from Debian when missing) -------------------------------------
+need_pkgs=()
+need() { command -v "$1" >/dev/null 2>&1 || need_pkgs+=("$2"); }
+need qemu-system-x86_64 qemu-system-x86
+need cpio cpio
+need depmod kmod
+need iio_readdev libiio-utils
+need python3 python3
+[ -x /bin/busybox ] && file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' || need_static_busybox=1
+[ "${need_static_busybox:-0}" = 1 ] && need_pkgs+=(busybox-static)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+    [ "$(id -u)" = 0 ] || die "missing ${need_pkgs[*]}; run as root or: sudo apt-get install --no-install-recommends ${need_pkgs[*]}"
+    log "installing ${need_pkgs[*]}"
+    apt-get update -qq || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" \
+        || die "apt-get install ${need_pkgs[*]} failed"
+fi
+BUSYBOX=/bin/busybox
+
+# --- 2. the binary under test ------------------------------------------------------------------
+cd "$ROOT"
+mkdir -p "$OUT"
+if [ "$BUILD" = 1 ]; then
+    log "swift build --product motionbatch"
+    swift build --product motionbatch >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log" >&2; die "swift build failed (log: $OUT/build.log)"; }
+fi
+BIN="$(swift build --show-bin-path)/motionbatch"
+[ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
+
+# --- 3. kernel: Debian's versioned linux-image package, cached --------------------------------
+mkdir -p "$CACHE"
+KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)
+if [ -z "$KPKG" ]; then
+    # Offline / no apt lists: reuse whatever kernel is cached.
+    KPKG=$(ls -d "$CACHE"/linux-image-*-amd64 2>/dev/null | sort -V | tail -1 | xargs -r basename)
+    [ -n "$KPKG" ] || die "cannot resolve linux-image-amd64's kernel package (apt-get update?) and none is cached"
+fi
+KVER=${KPKG#linux-image-}
+KDIR="$CACHE/$KPKG"
+if [ ! -f "$KDIR/.complete" ]; then
+    log "fetching $KPKG"
+    rm -rf "$KDIR" "$CACHE/dl"; mkdir -p "$CACHE/dl"
+    (cd "$CACHE/dl" && apt-get download "$KPKG" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2) || true
+    deb=$(ls "$CACHE"/dl/"$KPKG"_*.deb 2>/dev/null | head -1)
+    [ -n "$deb" ] || die "apt-get download $KPKG failed"
+    dpkg -x "$deb" "$KDIR" || die "dpkg -x $deb failed"
+    depmod -b "$KDIR" "$KVER" || die "depmod -b $KDIR $KVER failed"
+    rm -rf "$CACHE/dl"
+    touch "$KDIR/.complete"
+fi
+VMLINUZ="$KDIR/boot/vmlinuz-$KVER"
+MODS="$KDIR/lib/modules/$KVER"
+
+# --- 4. initramfs: busybox + virtio/9p modules + /init, cached by content ---------------------
+INIT_SRC="$ROOT/scripts/kernel-tests/init.sh"
+NINEP_MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci 9pnet 9pnet_virtio netfs fscache 9p"
+key=$( (echo "$KVER $NINEP_MODS"; cat "$INIT_SRC"; sha256sum "$BUSYBOX") | sha256sum | cut -c1-16)
+INITRD="$CACHE/initramfs-$KVER-$key.cpio.gz"
+if [ ! -f "$INITRD" ]; then
+    log "building initramfs"
+    stage=$(mktemp -d "$CACHE/initramfs.XXXXXX")
+    mkdir -p "$stage"/{bin,dev,proc,sys,mnt/host,modules}
+    cp "$BUSYBOX" "$stage/bin/busybox"
+    ln -s busybox "$stage/bin/sh"
+    cp "$INIT_SRC" "$stage/init"; chmod +x "$stage/init"
+    for m in $NINEP_MODS; do
+        f=$(find "$MODS/kernel" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -1)
+        [ -n "$f" ] || die "module $m not found in $MODS"
+        case "$f" in *.xz) xz -dc "$f" >"$stage/modules/$m.ko" ;; *.zst) zstd -qdc "$f" >"$stage/modules/$m.ko" ;; *) cp "$f" "$stage/modules/$m.ko" ;; esac
+    done
+    echo "$NINEP_MODS" >"$stage/modules/order"
+    (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1 >"$INITRD.tmp") || die "cpio failed"
+    mv "$INITRD.tmp" "$INITRD"
+    rm -rf "$stage"
+    for f in "$CACHE"/initramfs-*.cpio.gz; do [ "$f" = "$INITRD" ] || rm -f "$f"; done
+fi
+
+# --- 5. boot --------------------------------------------------------------------------------------
+RESULTS="$OUT/results"
+rm -rf "$RESULTS"; mkdir -p "$RESULTS"
+CONSOLE="$OUT/console.log"
+# Parameters for the guest's /init and runner (kernel command line; no spaces in values).
+for v in "$ROOT" "$BIN" "$MODS" "$ONLY"; do
+    case "$v" in *[[:space:]]*) die "paths and --only must not contain spaces: '$v'" ;; esac
+done
+APPEND="console=ttyS0 panic=-1 loglevel=4 mb.root=$ROOT mb.results=$RESULTS mb.bin=$BIN mb.moddir=$KDIR mb.only=${ONLY:-ALL}"
+log "booting $KPKG (tcg, timeout ${TIMEOUT}s)"
+set +e
+timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEM" -smp 1 \
+    -no-reboot -nographic -nodefaults -serial stdio -monitor none \
+    -kernel "$VMLINUZ" -initrd "$INITRD" -append "$APPEND" \
+    -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+    -virtfs "local,path=$RESULTS,mount_tag=results,security_model=none,multidevs=remap" \
+    </dev/null >"$CONSOLE" 2>&1
+qrc=$?
+set -e
+WALL=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$START" "$(date +%s.%N)")
+
+echo "===== guest log ($RESULTS/guest.log) =====" >&2
+if [ -f "$RESULTS/guest.log" ]; then cat "$RESULTS/guest.log" >&2; else echo "(none)" >&2; fi
+fail=""
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then fail="qemu timed out after ${TIMEOUT}s"
+elif [ $qrc -ne 0 ]; then fail="qemu exited with status $qrc"
+elif [ ! -f "$RESULTS/runner-done" ]; then fail="the guest runner did not finish"
+fi
+if [ -n "$fail" ]; then
+    echo "===== console ($CONSOLE, last 80 lines) =====" >&2
+    tail -80 "$CONSOLE" >&2
+fi
+
+# --- 6. host-side checks of the collected results -------------------------------------------------
+set +e
+python3 "$ROOT/scripts/kernel-tests/check.py" --results "$RESULTS" --tests "$ROOT/scripts/kernel-tests/guest" \
+    --only "$ONLY" --summary "$OUT/summary.json" --wall "$WALL" ${fail:+--harness-error "$fail"}
+crc=$?
+set -e
+log "wall time ${WALL}s; summary: $OUT/summary.json"
+[ -n "$fail" ] && die "$fail"
+[ $crc -eq 0 ] || die "some kernel tests failed (see above)"
+log "all kernel tests passed"
