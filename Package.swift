@@ -13,8 +13,12 @@ let package = Package(
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
         .target(name: "MotionCore"),
+        // Step counter (streaming state machine over sample batches) and its evaluation helpers. No I/O.
+        .target(name: "MotionAnalysis", dependencies: ["MotionCore"]),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionEmulator", "MotionIIO"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionAnalysis", "WakeCost", "MotionEmulator", "MotionIIO"]),
+        // Wake-up, CPU-time, energy and FIFO-overflow model of sensor delivery settings (pure, no I/O).
+        .target(name: "WakeCost", dependencies: ["MotionCore"]),
         // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
         .target(name: "CUHID"),
         // Virtual HID sensor hub (accel 3D + gyro 3D) over /dev/uhid, replaying a recording.
@@ -27,8 +31,10 @@ let package = Package(
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI"]),
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
+        .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore"]),
     ]
 )

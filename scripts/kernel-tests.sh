@@ -55,9 +55,10 @@ BUSYBOX=/bin/busybox
 
 # --- 2. the binary under test ------------------------------------------------------------------
 cd "$ROOT"
+mkdir -p "$OUT"
 if [ "$BUILD" = 1 ]; then
     log "swift build --product motionbatch"
-    swift build --product motionbatch >"$OUT.build.log" 2>&1 || { tail -40 "$OUT.build.log" >&2; die "swift build failed (log: $OUT.build.log)"; }
+    swift build --product motionbatch >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log" >&2; die "swift build failed (log: $OUT/build.log)"; }
 fi
 BIN="$(swift build --show-bin-path)/motionbatch"
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
@@ -125,6 +126,7 @@ timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEM" -smp 1
     -no-reboot -nographic -nodefaults -serial stdio -monitor none \
     -kernel "$VMLINUZ" -initrd "$INITRD" -append "$APPEND" \
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+    -virtfs "local,path=$ROOT,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$RESULTS,mount_tag=results,security_model=none,multidevs=remap" \
     </dev/null >"$CONSOLE" 2>&1
 qrc=$?

@@ -4,6 +4,12 @@ enum CommandRegistry {
     static var commands: [CommandSpec] {
         [
             ReplayCommand.spec,
+            ConvertCommand.spec,
+            BenchCommand.spec,
+            StepsCommand.spec,
+            EvalCommand.spec,
+            WakesCommand.spec,
+            CalibrateCommand.spec,
             EmulateCommand.spec,
             DevicesCommand.spec,
             CaptureCommand.spec,

@@ -44,7 +44,8 @@ public enum HelpFormatter {
         if !command.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
             for s in command.subcommands { out += row(s.name, s.abstract) }
-            out += "\n  See '\(chain.map(\.name).joined(separator: " ")) help <subcommand>' for detailed help.\n"
+            let path = ([chain[0].name, "help"] + chain.dropFirst().map(\.name)).joined(separator: " ")
+            out += "\n  See '\(path) <subcommand>' for detailed help.\n"
         }
         return out
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionAnalysis
 import MotionCore
 
 /// Feeds a recording through the analysis exactly as a live device would deliver it: the file is
@@ -13,6 +14,11 @@ struct Replay {
         var policy: DeliveryPolicy
         var statistics: StreamStatistics
         var warnings: [RecordingWarning]
+        /// Timestamps (ns) of the counted steps.
+        var steps: [Int64]
+        /// For each step, how long after it happened it became visible: the delivery instant of
+        /// the batch that confirmed it minus its timestamp (ns).
+        var stepVisibilityDelays: [Int64]
     }
 
     /// Replays `path` with `policy`, calling `progress(bytesRead, fileSize)` after each chunk.
@@ -23,6 +29,15 @@ struct Replay {
         let size = fileSize(path)
         var batcher = Batcher(policy: policy)
         var stats = StreamStatistics(declaredRateHz: reader.header.declaredRate)
+        var counter = try StepCounter()
+        var steps: [Int64] = []
+        var delays: [Int64] = []
+        func deliver(_ batch: SampleBatch) throws {
+            stats.add(batch)
+            let before = steps.count
+            try counter.process(batch, into: &steps)
+            for t in steps[before...] { delays.append(batch.deliveredAt - t) }
+        }
         var samples: [Sample] = []
         var labels: [String?] = []
         samples.reserveCapacity(4096)
@@ -32,13 +47,13 @@ struct Replay {
             let n = try reader.read(into: &samples, labels: &labels, maxSamples: 4096)
             if n == 0 { break }
             for s in samples {
-                if let batch = batcher.push(s) { stats.add(batch) }
+                if let batch = batcher.push(s) { try deliver(batch) }
             }
             progress(reader.bytesRead, size)
         }
-        if let batch = batcher.finish() { stats.add(batch) }
+        if let batch = batcher.finish() { try deliver(batch) }
         stats.finish()
-        return Result(path: path, header: reader.header, policy: policy, statistics: stats, warnings: reader.warnings)
+        return Result(path: path, header: reader.header, policy: policy, statistics: stats, warnings: reader.warnings, steps: steps, stepVisibilityDelays: delays)
     }
 
     /// The file's size in bytes (for progress), 0 when unknown. Wraps `stat(2)`.

@@ -2,119 +2,194 @@
 ///
 /// They read ASCII bytes directly (no `String`, no locale) and accept exactly one grammar:
 /// `[+-]? digits [. digits]? ([eE] [+-]? digits)?` (at least one digit before or after the point).
-/// Anything else, including `nan`, `inf`, spaces and hexadecimal, is rejected (`nil`).
-/// Each function parses a whole field: every byte in `[0, count)` must belong to the number.
+/// Anything else, including `nan`, `inf`, spaces and hexadecimal, is rejected.
+/// The `scan` functions parse from a cursor and stop at the first byte that cannot continue the
+/// number (the caller checks that it is a field separator); the `parse` functions require the
+/// whole buffer to be one number.
 enum CSVNumberParser {
     /// Exact powers of ten representable as `Double` (10^0 ... 10^22).
-    @usableFromInline
     static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// Parses a decimal floating-point field.
+    #if arch(x86_64) && !os(Windows)
+    /// Exact powers of ten in 80-bit extended precision (10^0 ... 10^27; 5^27 < 2^64).
+    static let powersOfTen80: [Float80] = {
+        var table: [Float80] = []
+        var v: Float80 = 1
+        for _ in 0...27 { table.append(v); v *= 10 }
+        return table
+    }()
+    #endif
+
+    /// Scans a decimal floating-point number starting at `cursor`, advancing it past the number.
     ///
     /// Up to 19 significant digits are composed into a `UInt64` mantissa. When the mantissa fits
     /// in 53 bits and the decimal exponent is within ±22, the result is one correctly rounded IEEE
     /// multiplication or division by an exact power of ten (Clinger's fast path), so it equals
-    /// `strtod`'s. Longer or more extreme inputs fall back to the standard library's correctly
+    /// `strtod`'s. On x86-64, mantissas up to 64 bits with exponents within ±27 use one 80-bit
+    /// operation, correct unless the 64-bit result lies exactly halfway between two doubles (then
+    /// the slow path is taken). Anything else falls back to the standard library's correctly
     /// rounded conversion (`Double(String)`, which wraps `strtod_l`). Overflow yields ±infinity,
     /// which callers reject.
     ///
-    /// - Returns: the value, or `nil` when the bytes are not a number in the grammar above.
-    /// - Complexity: O(`count`).
+    /// - Returns: the value, or `nil` when no number in the grammar starts at `cursor`
+    ///   (the cursor is then unspecified).
+    /// - Complexity: O(length of the number).
     @inline(__always)
-    static func parseDouble(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
-        var i = 0
-        var negative = false
-        if count > 0 {
-            if p[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if p[0] == UInt8(ascii: "+") { i = 1 }
-        }
+    /// - Parameter padded: the caller guarantees that the byte at `end` is not a digit and that
+    ///   8 bytes from any position up to `end` are readable (the line buffer's slack), so digit
+    ///   runs are read 8 bytes at a time without a bounds check or data-dependent loop.
+    static func scanDouble(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, padded: Bool = false) -> Double? {
+        let start = cursor
+        var c = cursor
+        let negative: Bool
+        (c, negative) = skipSign(c, end, padded: padded)
         var mantissa: UInt64 = 0
-        var digits = 0
+        let integerStart = c
+        accumulateDigits(&c, end, into: &mantissa, padded: padded)
+        var digitCount = c - integerStart
         var exp10 = 0
-        var sawDigit = false
-        var truncated = false
-        while i < count {
-            let d = p[i] &- 48
-            if d > 9 { break }
-            sawDigit = true
-            if mantissa != 0 || d != 0 {
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1 } else { exp10 += 1; truncated = truncated || d != 0 }
-            }
-            i += 1
+        if c < end && c.pointee == UInt8(ascii: ".") {
+            c += 1
+            let fractionStart = c
+            accumulateDigits(&c, end, into: &mantissa, padded: padded)
+            exp10 = fractionStart - c
+            digitCount -= exp10
         }
-        if i < count && p[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < count {
-                let d = p[i] &- 48
-                if d > 9 { break }
-                sawDigit = true
-                if mantissa != 0 || d != 0 {
-                    if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1; exp10 -= 1 } else { truncated = truncated || d != 0 }
-                } else {
-                    exp10 -= 1
-                }
-                i += 1
-            }
-        }
-        guard sawDigit else { return nil }
-        if i < count && (p[i] | 0x20) == UInt8(ascii: "e") {
-            i += 1
+        guard digitCount > 0 else { return nil }
+        if c < end && (c.pointee | 0x20) == UInt8(ascii: "e") {
+            c += 1
             var expNegative = false
-            if i < count && (p[i] == UInt8(ascii: "-") || p[i] == UInt8(ascii: "+")) {
-                expNegative = p[i] == UInt8(ascii: "-")
-                i += 1
+            if c < end && (c.pointee == UInt8(ascii: "-") || c.pointee == UInt8(ascii: "+")) {
+                expNegative = c.pointee == UInt8(ascii: "-")
+                c += 1
             }
+            let expStart = c
             var e = 0
-            var expDigits = 0
-            while i < count {
-                let d = p[i] &- 48
+            while c < end {
+                let d = c.pointee &- 48
                 if d > 9 { break }
-                if e < 100_000 { e = e * 10 + Int(d) }
-                expDigits += 1
-                i += 1
+                if e < 100_000 { e = e &* 10 &+ Int(d) }
+                c += 1
             }
-            guard expDigits > 0 else { return nil }
+            guard c > expStart else { return nil }
             exp10 += expNegative ? -e : e
         }
-        guard i == count else { return nil }
-        if mantissa == 0 { return negative ? -0.0 : 0.0 }
-        if !truncated && mantissa <= (1 << 53) && exp10 >= -22 && exp10 <= 22 {
-            var v = Double(mantissa)
-            if exp10 < 0 { v /= powersOfTen[-exp10] } else { v *= powersOfTen[exp10] }
-            return negative ? -v : v
+        cursor = c
+        if digitCount <= 19 {
+            if mantissa == 0 { return negative ? -0.0 : 0.0 }
+            if mantissa <= (1 << 53) && exp10 >= -22 && exp10 <= 22 {
+                var v = Double(mantissa)
+                if exp10 < 0 { v /= powersOfTen[-exp10] } else { v *= powersOfTen[exp10] }
+                return negative ? -v : v
+            }
+            #if arch(x86_64) && !os(Windows)
+            if exp10 >= -27 && exp10 <= 27 {
+                var v = Float80(mantissa)
+                if exp10 < 0 { v /= powersOfTen80[-exp10] } else { v *= powersOfTen80[exp10] }
+                if v.significandBitPattern & 0x7FF != 0x400 {
+                    let d = Double(v)
+                    return negative ? -d : d
+                }
+            }
+            #endif
         }
-        return slowParse(p, count)
+        return slowParse(start, c - start)
     }
 
-    /// Correctly rounded conversion of a field already validated by ``parseDouble(_:_:)``.
+    /// Appends the run of ASCII digits at `cursor` to `value` (`value = value * 10^k + digits`,
+    /// wrapping on overflow: callers count digits), eight bytes at a time (SWAR: one unaligned
+    /// 64-bit load, a per-byte digit test, and three multiplications to convert up to 8 digits).
+    ///
+    /// With `padded` (see ``scanDouble(_:_:padded:)``) every step loads 8 bytes, converts the
+    /// leading digits among them and stops when fewer than 8 were digits: no branch per digit.
+    /// Otherwise it loads words only while 8 bytes remain before `end`, then goes byte by byte.
+    @inline(__always)
+    static func accumulateDigits(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, into value: inout UInt64, padded: Bool) {
+        var c = cursor
+        var v = value
+        if padded {
+            while true {
+                let word = UInt64(littleEndian: UnsafeRawPointer(c).loadUnaligned(as: UInt64.self))
+                let k = leadingDigitCount(word)
+                // Keep the k digit bytes, moved to the top: the bytes below become leading zeros.
+                v = v &* pow10Int[k] &+ eightDigits((word &- 0x3030_3030_3030_3030) << UInt64(64 - 8 * k))
+                c += k
+                if k < 8 { break }
+            }
+        } else {
+            while end - c >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(c).loadUnaligned(as: UInt64.self))
+                guard leadingDigitCount(word) == 8 else { break }
+                v = v &* 100_000_000 &+ eightDigits(word &- 0x3030_3030_3030_3030)
+                c += 8
+            }
+            while c < end {
+                let d = c.pointee &- 48
+                if d > 9 { break }
+                v = v &* 10 &+ UInt64(d)
+                c += 1
+            }
+        }
+        cursor = c
+        value = v
+    }
+
+    /// Skips an optional `+` or `-` at `c`; branch-free when `padded` (the byte at `end` is readable).
+    @inline(__always)
+    static func skipSign(_ c: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, padded: Bool) -> (UnsafePointer<UInt8>, Bool) {
+        guard padded || c < end else { return (c, false) }
+        let b = c.pointee
+        let minus = b == UInt8(ascii: "-")
+        let signed = minus || b == UInt8(ascii: "+")
+        return (c + (signed ? 1 : 0), minus)
+    }
+
+    /// 10^0 ... 10^8.
+    static let pow10Int: [UInt64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+
+    /// How many of the 8 bytes of `word` (first byte in the low bits), counted from the first,
+    /// are ASCII digits before the first non-digit (8 if all are).
+    @inline(__always)
+    static func leadingDigitCount(_ word: UInt64) -> Int {
+        // Per byte: high nibble 3, and adding 6 does not reach the next high nibble. A carry out of
+        // a byte >= 0xFA only disturbs later bytes, after that (non-digit) byte.
+        let t = (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+        return (t ^ 0x3333_3333_3333_3333).trailingZeroBitCount >> 3
+    }
+
+    /// The value of 8 decimal digits (byte values 0...9, most significant in the low byte).
+    @inline(__always)
+    static func eightDigits(_ digits: UInt64) -> UInt64 {
+        var x = digits
+        x = (x &* 10) &+ (x >> 8)
+        x = (((x & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064) &+ (((x >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
+        return x & 0xFFFF_FFFF
+    }
+
+    /// Correctly rounded conversion of bytes already validated by ``scanDouble(_:_:)``.
     @inline(never)
     static func slowParse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
         Double(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
     }
 
-    /// Parses a decimal integer field `[+-]? digits` into an `Int64`.
-    /// - Returns: `nil` when the bytes are not an integer or it does not fit in 64 bits.
-    /// - Complexity: O(`count`).
+    /// Scans a decimal integer `[+-]? digits` into an `Int64`, advancing `cursor`.
+    /// - Returns: `nil` when there are no digits or the value does not fit in 64 bits.
+    /// - Complexity: O(length of the number).
     @inline(__always)
-    static func parseInt64(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
-        var i = 0
-        var negative = false
-        if count > 0 {
-            if p[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if p[0] == UInt8(ascii: "+") { i = 1 }
-        }
-        guard i < count else { return nil }
+    /// - Parameter padded: as for ``scanDouble(_:_:padded:)``.
+    static func scanInt64(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, padded: Bool = false) -> Int64? {
+        var c = cursor
+        let negative: Bool
+        (c, negative) = skipSign(c, end, padded: padded)
+        let digitsStart = c
         var magnitude: UInt64 = 0
-        while i < count {
-            let d = p[i] &- 48
-            guard d <= 9 else { return nil }
-            let (m, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(UInt64(d))
-            guard !o1, !o2 else { return nil }
-            magnitude = a
-            i += 1
-        }
+        accumulateDigits(&c, end, into: &magnitude, padded: padded)
+        let count = c - digitsStart
+        guard count > 0, count <= 19 else { return nil }  // 19 digits fit in UInt64 (< 1.9e19)
+        cursor = c
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
             return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
@@ -123,65 +198,85 @@ enum CSVNumberParser {
         return Int64(magnitude)
     }
 
-    /// Parses a time in decimal seconds (`12.345678`) into integer nanoseconds, exactly, from the
+    /// Scans a time in decimal seconds (`12.345678`) into integer nanoseconds, exactly, from the
     /// digits: the integer part times 10^9 plus the first nine fractional digits, rounded half away
     /// from zero on the tenth. Inputs with an exponent (`1.5e-3`) go through `Double` and are rounded
     /// to the nearest nanosecond.
-    /// - Returns: `nil` when the bytes are not a number, or the time does not fit in `Int64` nanoseconds.
-    /// - Complexity: O(`count`).
+    /// - Returns: `nil` when there is no number, or the time does not fit in `Int64` nanoseconds.
+    /// - Complexity: O(length of the number).
     @inline(__always)
-    static func parseSecondsAsNanoseconds(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
-        var i = 0
+    static func scanSecondsAsNanoseconds(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
+        let start = cursor
+        var c = cursor
         var negative = false
-        if count > 0 {
-            if p[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if p[0] == UInt8(ascii: "+") { i = 1 }
+        if c < end {
+            if c.pointee == UInt8(ascii: "-") { negative = true; c += 1 } else if c.pointee == UInt8(ascii: "+") { c += 1 }
         }
-        var whole: Int64 = 0
-        var sawDigit = false
-        var overflow = false
-        while i < count {
-            let d = p[i] &- 48
+        var whole: UInt64 = 0
+        let integerStart = c
+        while c < end {
+            let d = c.pointee &- 48
             if d > 9 { break }
-            sawDigit = true
-            let (m, o1) = whole.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int64(d))
-            overflow = overflow || o1 || o2
-            whole = a
-            i += 1
+            whole = whole &* 10 &+ UInt64(d)
+            c += 1
         }
+        let integerDigits = c - integerStart
         var fraction: Int64 = 0
         var fractionDigits = 0
         var roundUp = false
-        if i < count && p[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < count {
-                let d = p[i] &- 48
+        if c < end && c.pointee == UInt8(ascii: ".") {
+            c += 1
+            while c < end {
+                let d = c.pointee &- 48
                 if d > 9 { break }
-                sawDigit = true
                 if fractionDigits < 9 {
-                    fraction = fraction * 10 + Int64(d)
+                    fraction = fraction &* 10 &+ Int64(d)
                 } else if fractionDigits == 9 {
                     roundUp = d >= 5
                 }
                 fractionDigits += 1
-                i += 1
+                c += 1
             }
         }
-        guard sawDigit else { return nil }
-        if i < count {
-            // An exponent: validate the whole field with the double grammar, then round.
-            guard (p[i] | 0x20) == UInt8(ascii: "e"), let seconds = parseDouble(p, count) else { return nil }
+        guard integerDigits + fractionDigits > 0 else { return nil }
+        if c < end && (c.pointee | 0x20) == UInt8(ascii: "e") {
+            var d = start
+            guard let seconds = scanDouble(&d, end) else { return nil }
             let ns = (seconds * 1e9).rounded()
             guard ns.isFinite, abs(ns) < 9.2e18 else { return nil }
+            cursor = d
             return Int64(ns)
         }
-        guard !overflow else { return nil }
+        guard integerDigits <= 10, whole <= UInt64(Int64.max / 1_000_000_000) else { return nil }
         var scale = fractionDigits
-        while scale < 9 { fraction *= 10; scale += 1 }
+        while scale < 9 { fraction &*= 10; scale += 1 }
         if roundUp { fraction += 1 }
-        let (wholeNs, o1) = whole.multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, o2) = wholeNs.addingReportingOverflow(fraction)
-        guard !o1, !o2 else { return nil }
+        let (total, overflow) = (Int64(whole) * 1_000_000_000).addingReportingOverflow(fraction)
+        guard !overflow else { return nil }
+        cursor = c
         return negative ? -total : total
+    }
+
+    // MARK: Whole-field forms
+
+    /// Parses `count` bytes at `p` that must form exactly one number (see ``scanDouble(_:_:)``).
+    static func parseDouble(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
+        var c = p
+        guard let v = scanDouble(&c, p + count), c == p + count else { return nil }
+        return v
+    }
+
+    /// Parses `count` bytes at `p` that must form exactly one integer (see ``scanInt64(_:_:)``).
+    static func parseInt64(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
+        var c = p
+        guard let v = scanInt64(&c, p + count), c == p + count else { return nil }
+        return v
+    }
+
+    /// Parses `count` bytes at `p` that must form exactly one time in seconds (see ``scanSecondsAsNanoseconds(_:_:)``).
+    static func parseSecondsAsNanoseconds(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
+        var c = p
+        guard let v = scanSecondsAsNanoseconds(&c, p + count), c == p + count else { return nil }
+        return v
     }
 }

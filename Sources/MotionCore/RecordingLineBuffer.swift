@@ -16,6 +16,10 @@ final class RecordingLineBuffer {
         case tooLong
     }
 
+    /// Bytes allocated after `capacity`: any 16-byte load starting before the end of a line is
+    /// inside the allocation (the CSV scanners' `padded` mode relies on it).
+    static let slack = 32
+
     private let file: RecordingFile
     private let storage: UnsafeMutablePointer<UInt8>
     /// Buffer size in bytes (the maximum line length).
@@ -30,7 +34,9 @@ final class RecordingLineBuffer {
     init(file: RecordingFile, capacity: Int) {
         self.file = file
         self.capacity = max(capacity, 64)
-        self.storage = .allocate(capacity: self.capacity)
+        // Slack after the data so that 8-byte loads starting inside a line stay in the allocation.
+        self.storage = .allocate(capacity: self.capacity + Self.slack)
+        self.storage.initialize(repeating: 0, count: self.capacity + Self.slack)
     }
 
     deinit { storage.deallocate() }

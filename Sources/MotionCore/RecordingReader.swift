@@ -41,6 +41,8 @@ public final class RecordingReader {
 
     private let lines: RecordingLineBuffer
     private var finished = false
+    /// The first error met; the reader stays failed (every later call throws it again).
+    private var failure: (any Error)?
     private var previousTimestamp: Int64 = .min
     private var previousTimestampLine = 0
     private var lastLabelBytes: [UInt8] = []
@@ -63,7 +65,8 @@ public final class RecordingReader {
 
     /// Reads the next chunk of at most `maxSamples` rows.
     /// - Returns: `nil` once the file is exhausted.
-    /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
+    /// - Throws: ``RecordingError`` at the first malformed line (rows before it in the same chunk
+    ///   are discarded; the reader then stays failed); ``RecordingIOError`` on read failure.
     /// - Complexity: O(bytes read).
     public func next(maxSamples: Int = 4096) throws -> RecordingChunk? {
         var samples: [Sample] = []
@@ -75,16 +78,26 @@ public final class RecordingReader {
     }
 
     /// Appends up to `maxSamples` rows to `samples` (and, when the file has labels, their labels to
-    /// `labels`), reusing the callers' storage.
+    /// `labels`), reusing the callers' storage. When a bad line is met, the rows before it in this
+    /// call are already appended and the error is thrown; the reader then stays failed.
     /// - Returns: the number of rows appended; 0 once the file is exhausted.
     /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
     /// - Complexity: O(bytes read).
     public func read(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
+        if let failure { throw failure }
+        do {
+            return try readRows(into: &samples, labels: &labels, maxSamples: maxSamples)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func readRows(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
         guard !finished, maxSamples > 0 else { return 0 }
         let hasGyro = header.sensors.contains(.gyro)
         let hasLabels = header.hasLabels
         let seconds = header.format == .plain
-        let lastColumn = columnNames.count - 1
         var line = lineNumber
         var previous = previousTimestamp
         var previousLine = previousTimestampLine
@@ -110,34 +123,16 @@ public final class RecordingReader {
             case .tooLong:
                 throw RecordingError(file: path, line: line, problem: "line is longer than \(lines.capacity) bytes")
             }
-            if n == 0 { throw RecordingError(file: path, line: line, problem: "empty line") }
-
-            var pos = 0
-            // Returns the end of the field starting at `pos` and checks the column count.
-            @inline(__always) func fieldEnd(_ column: Int) throws -> Int {
-                var e = pos
-                while e < n && p[e] != 0x2C { e += 1 }
-                if column < lastColumn {
-                    if e == n { throw columnCountError(p, n, line: line) }
-                } else if e != n {
-                    throw columnCountError(p, n, line: line)
-                }
-                return e
-            }
-            @inline(__always) func number(_ column: Int) throws -> Double {
-                let e = try fieldEnd(column)
-                guard let v = CSVNumberParser.parseDouble(p + pos, e - pos), v.isFinite else {
-                    throw numberError(p + pos, e - pos, line: line, column: column)
-                }
-                pos = e + 1
-                return v
-            }
-
-            let tEnd = try fieldEnd(0)
+            // Hot path: one pass over the bytes; any failure is diagnosed by `diagnose` (cold).
+            // `padded`: the byte at `e` is the line's '\n' or '\r' (not a digit) and the buffer
+            // has slack after its data (see RecordingLineBuffer.slack).
+            var c = p
+            let e = p + n
+            let comma = UInt8(ascii: ",")
             let parsedTime = seconds
-                ? CSVNumberParser.parseSecondsAsNanoseconds(p, tEnd)
-                : CSVNumberParser.parseInt64(p, tEnd)
-            guard let t = parsedTime else { throw timeError(p, tEnd, line: line) }
+                ? CSVNumberParser.scanSecondsAsNanoseconds(&c, e)
+                : CSVNumberParser.scanInt64(&c, e, padded: true)
+            guard let t = parsedTime, c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
             if t <= previous && previousLine > 0 {
                 throw RecordingError(
                     file: path, line: line, column: 1, columnName: columnNames[0],
@@ -145,14 +140,35 @@ public final class RecordingReader {
                         ? "duplicate timestamp \(t) ns (same as line \(previousLine))"
                         : "timestamp \(t) ns goes backwards (line \(previousLine) has \(previous) ns)")
             }
-            pos = tEnd + 1
-            let accel = Vector3(try number(1), try number(2), try number(3))
+            c += 1
+            guard let ax = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
+            c += 1
+            guard let ay = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
+            c += 1
+            guard let az = CSVNumberParser.scanDouble(&c, e, padded: true) else { throw diagnose(p, n, line: line) }
+            var finite = ax.isFinite && ay.isFinite && az.isFinite
             var gyro = Vector3.zero
-            if hasGyro { gyro = Vector3(try number(4), try number(5), try number(6)) }
-            if hasLabels {
-                let e = try fieldEnd(lastColumn)
-                labels.append(try label(p + pos, e - pos, line: line))
+            if hasGyro {
+                guard c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
+                c += 1
+                guard let gx = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
+                c += 1
+                guard let gy = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
+                c += 1
+                guard let gz = CSVNumberParser.scanDouble(&c, e, padded: true) else { throw diagnose(p, n, line: line) }
+                finite = finite && gx.isFinite && gy.isFinite && gz.isFinite
+                gyro = Vector3(gx, gy, gz)
             }
+            guard finite else { throw diagnose(p, n, line: line) }
+            if hasLabels {
+                guard c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
+                c += 1
+                guard let l = try label(c, e - c, line: line) else { throw diagnose(p, n, line: line) }
+                labels.append(l.value)
+            } else if c != e {
+                throw diagnose(p, n, line: line)
+            }
+            let accel = Vector3(ax, ay, az)
             previous = t
             previousLine = line
             samples.append(Sample(timestamp: t, accel: accel, gyro: gyro))
@@ -166,14 +182,19 @@ public final class RecordingReader {
 
     // MARK: - Labels
 
+    /// A parsed label field (`value` nil for an empty field).
+    private struct LabelField { var value: String? }
+
+    /// The label in `n` bytes at `p`; `nil` if they contain a comma (wrong column count, diagnosed by the caller).
     @inline(__always)
-    private func label(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) throws -> String? {
-        if n == 0 { return nil }
+    private func label(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) throws -> LabelField? {
+        if n == 0 { return LabelField(value: nil) }
         if n == lastLabelBytes.count, lastLabel != nil,
            lastLabelBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) {
-            return lastLabel
+            return LabelField(value: lastLabel)
         }
         let bytes = UnsafeBufferPointer(start: p, count: n)
+        if bytes.contains(0x2C) { return nil }
         if bytes.contains(0x22) {
             throw RecordingError(file: path, line: line, column: columnNames.count, columnName: "label",
                                  problem: "quoted fields are not supported (\(Self.quote(p, n)))")
@@ -183,10 +204,35 @@ public final class RecordingReader {
         }
         lastLabelBytes = Array(bytes)
         lastLabel = text
-        return text
+        return LabelField(value: text)
     }
 
     // MARK: - Errors (cold paths)
+
+    /// Explains why line `line` (`n` bytes at `p`) failed the fast parse: column count, or the first bad field.
+    @inline(never)
+    private func diagnose(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) -> RecordingError {
+        if n == 0 { return RecordingError(file: path, line: line, problem: "empty line") }
+        var fields: [(Int, Int)] = []
+        var start = 0
+        for i in 0...n where i == n || p[i] == 0x2C {
+            fields.append((start, i - start))
+            start = i + 1
+        }
+        if fields.count != columnNames.count { return columnCountError(p, n, line: line) }
+        let (t0, tn) = fields[0]
+        let time = header.format == .plain
+            ? CSVNumberParser.parseSecondsAsNanoseconds(p + t0, tn)
+            : CSVNumberParser.parseInt64(p + t0, tn)
+        if time == nil { return timeError(p + t0, tn, line: line) }
+        for k in 1..<fields.count where columnNames[k] != "label" {
+            let (s, len) = fields[k]
+            if CSVNumberParser.parseDouble(p + s, len)?.isFinite != true {
+                return numberError(p + s, len, line: line, column: k)
+            }
+        }
+        return RecordingError(file: path, line: line, problem: "malformed line")
+    }
 
     @inline(never)
     private func columnCountError(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) -> RecordingError {
@@ -273,7 +319,7 @@ public final class RecordingReader {
             format = .motionbatch(version: version)
             while true {
                 guard let l = try nextLine("header line") else {
-                    throw RecordingError(file: path, line: lineNumber, problem: "missing column header line after the '#' header block")
+                    throw RecordingError(file: path, line: lineNumber + 1, problem: "missing column header line after the '#' header block")
                 }
                 guard l.hasPrefix("#") else { columnLine = l; break }
                 guard let (key, value) = keyValue(l) else {

@@ -6,6 +6,8 @@
 /// Durability follows ``FsyncPolicy``; a crash (power loss) loses at most the rows written after
 /// the last `fsync`, and may leave one torn final line, which ``RecordingReader`` drops with a warning.
 ///
+/// Call ``close()`` at the end: a writer released without it closes the descriptor without a final `fsync`.
+///
 /// Values are written in the shortest decimal form that converts back to the same `Double`
 /// (Swift's `description`), timestamps as integer nanoseconds, so reading gives back exactly
 /// the samples written.

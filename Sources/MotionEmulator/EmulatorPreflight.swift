@@ -33,7 +33,7 @@ public enum EmulatorPreflight {
         let builtinList = builtin ?? "/lib/modules/\(kernelRelease())/modules.builtin"
         let builtinText = readText(builtinList) ?? ""
         let missing = modules.filter { m in
-            let sysName = m.replacingOccurrences(of: "-", with: "_")
+            let sysName = String(m.map { $0 == "-" ? "_" : $0 })
             if access("\(sysModule)/\(sysName)", F_OK) == 0 { return false }
             return !builtinText.contains("/\(m).ko") && !builtinText.contains("/\(sysName).ko")
         }
@@ -60,15 +60,5 @@ public enum EmulatorPreflight {
             out += buf[0..<n]
         }
         return String(decoding: out, as: UTF8.self)
-    }
-}
-
-extension String {
-    func replacingOccurrences(of a: Character, with b: Character) -> String {
-        String(map { $0 == a ? b : $0 })
-    }
-    func replacingOccurrences(of a: String, with b: String) -> String {
-        precondition(a.count == 1 && b.count == 1)
-        return replacingOccurrences(of: a.first!, with: b.first!)
     }
 }

@@ -56,10 +56,13 @@ public struct EmulatorRunner {
     }
 
     /// Runs `hub` on a new uhid device until a signal arrives or the recording ends.
-    /// - Parameter onStatus: called with the status JSON after each SET_REPORT (also written to
-    ///   `statusFile`); `log` receives progress lines for stderr.
+    /// - Parameters:
+    ///   - log: receives progress lines (for stderr).
+    ///   - status: called with the status JSON at start and after each SET_REPORT (also written to
+    ///     `statusFile`).
+    /// - Throws: ``UHIDError`` when a uhid call fails (the device is destroyed by closing the fd).
     public static func run(hub: VirtualSensorHub, options: Options, log: (String) -> Void,
-                           status: (JSONValue) -> Void = { _ in }) throws(UHIDError) -> Outcome {
+                           status: (EmulatorJSON) -> Void = { _ in }) throws(UHIDError) -> Outcome {
         var hub = hub
         let sigfd = cuhid_termination_signalfd()
         guard sigfd >= 0 else { throw UHIDError(call: "signalfd", errno: errno, path: options.uhidPath) }
@@ -71,10 +74,16 @@ public struct EmulatorRunner {
         var endedAt: Int64?
         var reason = ExitReason.signal
         var signal: Int32?
+        var statusFailed = false
         func writeStatus() {
             let json = statusJSON(hub: hub, origin: origin, started: started)
             status(json)
-            if let path = options.statusFile { writeAtomically(path, json.rendered() + "\n") }
+            if let path = options.statusFile {
+                do { try writeAtomically(path, json.rendered() + "\n") } catch {
+                    if !statusFailed { log("cannot write the status file: \(error)") }
+                    statusFailed = true
+                }
+            }
         }
         writeStatus()
 
@@ -131,7 +140,7 @@ public struct EmulatorRunner {
     }
 
     /// The status/summary JSON: `started`, `elapsed_s`, `sensors` (see ``VirtualSensorHub/sensorsJSON(origin:)``).
-    public static func statusJSON(hub: VirtualSensorHub, origin: Int64, started: Bool) -> JSONValue {
+    public static func statusJSON(hub: VirtualSensorHub, origin: Int64, started: Bool) -> EmulatorJSON {
         .object([
             ("started", .bool(started)),
             ("elapsed_s", .double(Double(monotonicNow() - origin) / 1e9)),
@@ -139,22 +148,25 @@ public struct EmulatorRunner {
         ])
     }
 
-    /// Writes `text` to `path` through a temporary file and rename(2) (errors are ignored: the
-    /// status file is advisory).
-    public static func writeAtomically(_ path: String, _ text: String) {
+    /// Writes `text` to `path` through `path.tmp` and rename(2), so readers never see a partial file.
+    /// - Throws: ``UHIDError`` naming the failing call and file (its `path` is the file).
+    public static func writeAtomically(_ path: String, _ text: String) throws(UHIDError) {
         let tmp = path + ".tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { throw UHIDError(call: "open", errno: errno, path: tmp) }
         var text = text
-        text.withUTF8 { b in
+        let failure: Int32? = text.withUTF8 { b in
             var off = 0
             while off < b.count {
                 let n = write(fd, b.baseAddress! + off, b.count - off)
-                if n <= 0 { break }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return n < 0 ? errno : EIO }
                 off += n
             }
+            return nil
         }
         close(fd)
-        rename(tmp, path)
+        if let e = failure { unlink(tmp); throw UHIDError(call: "write", errno: e, path: tmp) }
+        guard rename(tmp, path) == 0 else { let e = errno; unlink(tmp); throw UHIDError(call: "rename", errno: e, path: path) }
     }
 }

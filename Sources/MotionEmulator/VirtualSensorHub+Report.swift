@@ -7,7 +7,7 @@ extension VirtualSensorHub {
     /// `queued`, `samples_generated`, `samples_sent`, `samples_dropped`, `samples_discarded`,
     /// `bursts`, `max_burst`, `get_reports`, `set_reports`, `loops`, `exhausted`,
     /// `history` [{`t_s`, `property`, `value`}].
-    public func sensorsJSON(origin: Int64) -> JSONValue {
+    public func sensorsJSON(origin: Int64) -> EmulatorJSON {
         .array(sensors.map { s in
             let f = s.features, c = s.counters
             return .object([

@@ -132,6 +132,8 @@ public struct VirtualSensorHub: Sendable {
 
     private mutating func apply(_ new: SensorFeatures, to i: Int, now: Int64) -> [HubAction] {
         let old = sensors[i].features
+        // Samples due so far were taken under the old properties: queue them before changing anything.
+        if sensors[i].active && sensors[i].latency > 0 { fill(i, until: now) }
         func note(_ p: String, _ a: UInt32, _ b: UInt32) {
             if a != b { sensors[i].history.append(PropertyChange(time: now, property: p, value: b)) }
         }

@@ -27,7 +27,7 @@ ap.add_argument("--harness-error", default=None)
 a = ap.parse_args()
 
 checks_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checks")
-ctx = {"results": a.results, "root": os.path.dirname(os.path.dirname(checks_dir))}
+ctx = {"results": a.results, "root": os.path.abspath(os.path.join(checks_dir, "..", "..", ".."))}
 tests = sorted(f[:-3] for f in os.listdir(a.tests) if f.endswith(".sh") and f[:2].isdigit())
 if a.only:
     tests = [t for t in tests if a.only in t]
@@ -38,7 +38,7 @@ for name in tests:
     exit_path = os.path.join(a.results, name + ".exit.json")
     res_path = os.path.join(a.results, name + ".json")
     if not os.path.exists(exit_path):
-        problems.append("the guest did not run this test")
+        problems.append("the guest did not run or did not finish this test")
     else:
         ex = json.load(open(exit_path))
         seconds = ex.get("seconds")

@@ -73,3 +73,36 @@ diagnose() {
     ls /sys/bus/iio/devices/ 2>&1
     dmesg | grep -iE 'hid|sensor|iio|uhid' | tail -40
 }
+
+# snapshot DIR OUT: JSON snapshot of an IIO device's sysfs attributes (no *_raw reads).
+snapshot() { python3 "$MB_ROOT/scripts/kernel-tests/iio-snapshot.py" "$1" >"$2"; }
+
+# measured OUT.json [--stdout FILE] [--timeout S] -- CMD...: runs CMD, records exit/CPU/wake-ups.
+measured() { python3 "$MB_ROOT/scripts/kernel-tests/run-measured.py" "$@"; }
+
+# make_recording OUT [ARGS]: synthetic recording (see make-recording.py).
+make_recording() { python3 "$MB_ROOT/scripts/kernel-tests/make-recording.py" "$@"; }
+
+# monotonic: CLOCK_BOOTTIME seconds (equals CLOCK_MONOTONIC in the guest, which never suspends).
+monotonic() { cut -d' ' -f1 /proc/uptime; }
+
+# collect_json OUT KEY=FILE...: writes {"KEY": <parsed JSON of FILE or null>, ...} to OUT; a KEY
+# given as KEY:=VALUE stores VALUE as a JSON literal (numbers, strings quoted by the caller).
+collect_json() {
+    local out=$1; shift
+    python3 - "$@" >"$out" <<'PY'
+import json, os, sys
+res = {}
+for a in sys.argv[1:]:
+    if ":=" in a:
+        k, v = a.split(":=", 1)
+        res[k] = json.loads(v)
+    else:
+        k, f = a.split("=", 1)
+        try:
+            res[k] = json.load(open(f)) if os.path.exists(f) else None
+        except ValueError as e:
+            res[k] = {"invalid_json": str(e)}
+print(json.dumps(res))
+PY
+}

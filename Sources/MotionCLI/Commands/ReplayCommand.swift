@@ -1,3 +1,4 @@
+import MotionAnalysis
 import MotionCore
 
 /// `motionbatch replay`: the main job without hardware.
@@ -79,6 +80,13 @@ enum ReplayCommand {
             ("delivery", .object(policyMembers)),
             ("batches", .number(st.batchCount)),
             ("largest_batch", .number(st.largestBatch)),
+            ("steps", .number(r.steps.count)),
+            ("step_times_s", .array(r.steps.map { .number(Double($0) / 1e9) })),
+            ("cadence_spm", .number(StepSummary(timestamps: r.steps).cadence)),
+            ("step_visibility_s", .object([
+                ("max", .number(r.stepVisibilityDelays.max().map { Double($0) / 1e9 })),
+                ("mean", .number(r.stepVisibilityDelays.isEmpty ? nil : Double(r.stepVisibilityDelays.reduce(0, +)) / Double(r.stepVisibilityDelays.count) / 1e9)),
+            ])),
             ("warnings", .array(r.warnings.map { .string($0.description) })),
         ])
     }
@@ -99,6 +107,10 @@ enum ReplayCommand {
         case .latency(let ns): lines.append(("delivery", "max latency \(f(Double(ns) / 1e9)) s"))
         }
         lines.append(("batches (wake-ups)", "\(st.batchCount) (largest \(st.largestBatch))"))
+        lines.append(("steps", "\(r.steps.count)" + (StepSummary(timestamps: r.steps).cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
+        if let worst = r.stepVisibilityDelays.max() {
+            lines.append(("step visible after", "at most \(f(Double(worst) / 1e9, 2)) s"))
+        }
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"
     }

@@ -1,16 +1,16 @@
 /// A minimal JSON value with stable key order, for the emulator's summary and status files
 /// (no Foundation needed at runtime).
-public indirect enum JSONValue: Equatable, Sendable {
+public indirect enum EmulatorJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
     case double(Double)
     case string(String)
-    case array([JSONValue])
+    case array([EmulatorJSON])
     /// Keys are written in the given order.
-    case object([(String, JSONValue)])
+    case object([(String, EmulatorJSON)])
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.rendered() == b.rendered() }
+    public static func == (a: EmulatorJSON, b: EmulatorJSON) -> Bool { a.rendered() == b.rendered() }
 
     /// Renders the value; `indent` > 0 pretty-prints. Non-finite doubles become null.
     public func rendered(indent: Int = 2, level: Int = 0) -> String {

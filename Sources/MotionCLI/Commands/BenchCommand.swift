@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionCore
+
+/// `motionbatch bench <subcommand>`: benchmarks that print the figures the README quotes.
+/// A command group; each benchmark is one entry of ``subcommands``.
+enum BenchCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "bench",
+            abstract: "Measure the speed and memory of MotionBatch's parts.",
+            subcommands: subcommands
+        )
+    }
+
+    /// The benchmarks, in the order help lists them. Add one line per benchmark.
+    static var subcommands: [CommandSpec] {
+        [
+            parse,
+            BenchStepsCommand.spec,
+        ]
+    }
+
+    /// `motionbatch bench parse FILE`: parse throughput (MB/s, samples/s) and peak memory of ``RecordingReader``.
+    static var parse: CommandSpec {
+        CommandSpec(
+            name: "parse",
+            abstract: "Parse a recording and print MB/s, samples/s and peak memory.",
+            discussion: """
+            Streams FILE through RecordingReader (chunks of --chunk samples, storage reused) and reports
+            the parse throughput in MB/s (10^6 bytes) and samples/s, and the process's peak resident
+            memory (VmHWM of /proc/self/status; also getrusage ru_maxrss). With --repeat N the best of
+            N runs is reported.
+            JSON keys: file, bytes, samples, seconds, mb_per_s, samples_per_s, peak_rss_mib,
+            ru_maxrss_mib, runs.
+            """,
+            arguments: [ArgumentSpec("FILE", help: "A recording (MotionBatch format or plain CSV).")],
+            options: [
+                .option("chunk", value: "N", help: "Samples per read call (default 4096)."),
+                .option("repeat", value: "N", help: "Runs; the fastest is reported (default 1)."),
+                .flag("json", help: "Print one JSON object."),
+            ],
+            run: { args, io in try runParse(args, &io) }
+        )
+    }
+
+    static func runParse(_ args: ParsedArguments, _ io: inout CommandIO) throws {
+        let path = args.argument("FILE")!
+        let chunk = try args.int("chunk", in: 1...10_000_000) ?? 4096
+        let runs = try args.int("repeat", in: 1...100) ?? 1
+        var best = Double.infinity
+        var bytes = 0
+        var count = 0
+        var checksum = 0.0
+        do {
+            for _ in 0..<runs {
+                let start = monotonicSeconds()
+                let reader = try RecordingReader(path: path)
+                var samples: [Sample] = []
+                samples.reserveCapacity(chunk)
+                var labels: [String?] = []
+                count = 0
+                while true {
+                    samples.removeAll(keepingCapacity: true)
+                    labels.removeAll(keepingCapacity: true)
+                    let n = try reader.read(into: &samples, labels: &labels, maxSamples: chunk)
+                    if n == 0 { break }
+                    count += n
+                    checksum += samples[n - 1].accel.x
+                }
+                best = min(best, monotonicSeconds() - start)
+                bytes = reader.bytesRead
+                for w in reader.warnings { io.err("warning: \(w)") }
+            }
+        } catch let error as RecordingError {
+            throw CLIError.failure("\(error)")
+        } catch let error as RecordingIOError {
+            throw CLIError.failure("\(error)")
+        }
+        let mbPerSecond = Double(bytes) / 1e6 / best
+        let samplesPerSecond = Double(count) / best
+        let peakMiB = peakResidentMiB()
+        _ = checksum
+        if args.flag("json") {
+            io.out("{\"file\":\(jsonString(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs)}")
+        } else {
+            io.out("file:          \(path)")
+            io.out("bytes:         \(bytes) (\(fmt(Double(bytes) / 1e6, 1)) MB)")
+            io.out("samples:       \(count)")
+            io.out("time:          \(fmt(best, 3)) s\(runs > 1 ? " (best of \(runs))" : "")")
+            io.out("throughput:    \(fmt(mbPerSecond, 1)) MB/s, \(fmt(samplesPerSecond / 1e6, 2)) M samples/s")
+            io.out("peak RSS:      \(fmt(peakMiB, 1)) MiB")
+        }
+    }
+
+    /// `clock_gettime(CLOCK_MONOTONIC)` in seconds (benchmarks only; domain code never reads clocks).
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Peak resident set size of this process in MiB: `VmHWM` from `/proc/self/status` (the
+    /// high-water mark of this program's memory), else `getrusage(RUSAGE_SELF)` `ru_maxrss`.
+    /// (A process spawned directly by a large parent may inherit its high-water mark across `exec`.)
+    static func peakResidentMiB() -> Double {
+        if let kB = procStatusKilobytes("VmHWM:") { return Double(kB) / 1024 }
+        return ruMaxRSSMiB()
+    }
+
+    /// `getrusage(RUSAGE_SELF)` `ru_maxrss` (KiB on Linux) in MiB.
+    static func ruMaxRSSMiB() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+
+    /// A `kB` field of `/proc/self/status` (`fopen`/`fgets`), or nil.
+    static func procStatusKilobytes(_ key: String) -> Int? {
+        guard let f = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), f) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix(key) {
+                return Int(text.dropFirst(key.count).split(separator: " ").first ?? "")
+            }
+        }
+        return nil
+    }
+
+    static func fmt(_ v: Double, _ decimals: Int) -> String {
+        var p = 1.0
+        for _ in 0..<decimals { p *= 10 }
+        let r = (v * p).rounded() / p
+        return String(r)
+    }
+
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if u.value < 0x20 { out += "\\u00" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+}

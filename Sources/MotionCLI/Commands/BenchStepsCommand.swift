@@ -1,0 +1,80 @@
+import MotionAnalysis
+import MotionCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `motionbatch bench steps [FILE] [--batch N] [--hours H] [--json]`: step-counter throughput on a
+/// recording held in memory, replayed end to end (timestamps shifted per repetition) until `H` hours
+/// of 100 Hz-equivalent samples (default 24 h = 8.64 million samples) have gone through one
+/// ``StepCounter`` on one core. Only the `process` calls are timed; the step buffer is reused, so the
+/// counter allocates nothing per sample. Build with `-c release` for meaningful figures.
+enum BenchStepsCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "steps",
+            abstract: "Measure step-counter throughput (samples/s) on an in-memory recording.",
+            discussion: """
+            Default FILE: ../shared/datasets/steps/oxford/Samsung_Dario_Hard_InHand_1.csv. JSON keys: \
+            file, batch, samples, seconds, samples_per_second, steps, target_samples_per_second, target_met.
+            """,
+            arguments: [ArgumentSpec("FILE", help: "Recording to replay (any supported format).", optional: true)],
+            options: [
+                .option("batch", value: "N", help: "Samples per process call (default 1024)."),
+                .option("hours", value: "H", help: "Hours of 100 Hz data to process (default 24)."),
+                .flag("json", help: "Print one JSON object."),
+            ],
+            run: { args, io in
+                let file = args.argument("FILE") ?? "../shared/datasets/steps/oxford/Samsung_Dario_Hard_InHand_1.csv"
+                let batch = try args.int("batch", in: 1...1_000_000) ?? 1024
+                let hours = try args.double("hours", in: 0.001...1000) ?? 24
+                var samples = try Recording.read(path: file).samples
+                guard samples.count > 1 else { throw CLIError.failure("\(file): needs at least 2 samples") }
+                let target = Int(hours * 3600 * 100)
+                let span = samples[samples.count - 1].timestamp - samples[0].timestamp
+                let shift = span + (span / Int64(samples.count - 1))
+                var counter = try StepCounter()
+                var steps: [Int64] = []
+                steps.reserveCapacity(1 << 16)
+                var total = 0
+                var totalSteps = 0
+                var elapsed: Int64 = 0
+                while total < target {
+                    let t0 = monotonicNanoseconds()
+                    try samples.withUnsafeBufferPointer { all in
+                        var i = 0
+                        while i < all.count {
+                            let end = min(all.count, i + batch)
+                            try counter.process(UnsafeBufferPointer(rebasing: all[i..<end]), into: &steps)
+                            i = end
+                        }
+                    }
+                    elapsed += monotonicNanoseconds() - t0
+                    total += samples.count
+                    totalSteps += steps.count
+                    steps.removeAll(keepingCapacity: true)
+                    for i in samples.indices { samples[i].timestamp += shift }
+                }
+                let seconds = Double(elapsed) / 1e9
+                let rate = Double(total) / seconds
+                let goal = 20e6
+                if args.flag("json") {
+                    io.out("{\"file\":\(StepFormatting.jsonString(file)),\"batch\":\(batch),\"samples\":\(total),\"seconds\":\(StepFormatting.jsonNumber(seconds)),\"samples_per_second\":\(StepFormatting.jsonNumber(rate)),\"steps\":\(totalSteps),\"target_samples_per_second\":\(StepFormatting.jsonNumber(goal)),\"target_met\":\(rate >= goal)}")
+                } else {
+                    io.out("step counter: \(total) samples (\(StepFormatting.fixed(Double(total) / 360_000, 1)) h at 100 Hz) in \(StepFormatting.fixed(seconds, 3)) s, batch \(batch)")
+                    io.out("throughput: \(StepFormatting.fixed(rate / 1e6, 1)) million samples/s (target >= 20), \(totalSteps) steps")
+                }
+            }
+        )
+    }
+
+    /// `clock_gettime(CLOCK_MONOTONIC)` in nanoseconds (benchmark timing only; the domain never reads clocks).
+    static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}

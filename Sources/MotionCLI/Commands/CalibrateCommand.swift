@@ -1,0 +1,53 @@
+import WakeCost
+
+/// `motionbatch calibrate --per-sample FILE.json --batched FILE.json [--board NAME|FILE.json] [--json]`:
+/// derives the per-wake and per-sample CPU costs from two capture-stats files and prints them,
+/// with the board profile they give.
+enum CalibrateCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "calibrate",
+            abstract: "Derive per-wake and per-sample CPU cost from a per-sample and a batched capture.",
+            discussion: """
+            Each FILE is a capture-stats JSON object (schema in docs/wake-cost.md): samples,
+            userspace_returns, voluntary_ctxt_switches, cpu_time_s, duration_s, device_deliveries.
+            Solves cpu_time_s = a * userspace_returns + b * samples for the two captures.
+            """,
+            options: [
+                .option("per-sample", value: "FILE", help: "Capture stats of per-sample delivery (one return per sample)."),
+                .option("batched", value: "FILE", help: "Capture stats of batched delivery (hardware FIFO preferred)."),
+                .option("board", value: "NAME|FILE", help: "Board profile the costs are applied to (default rpi-4b)."),
+                .flag("json", help: "Print a JSON object instead of text."),
+            ],
+            run: { args, io in
+                guard let perSamplePath = args.string("per-sample") else { throw CLIError.usage("Missing expected option '--per-sample <file>'.") }
+                guard let batchedPath = args.string("batched") else { throw CLIError.usage("Missing expected option '--batched <file>'.") }
+                let board = try WakeCostFiles.board(args.string("board") ?? "rpi-4b")
+                let p = try WakeCostFiles.capture(perSamplePath)
+                let q = try WakeCostFiles.capture(batchedPath)
+                let cal: Calibration
+                do {
+                    cal = try Calibration.derive(perSample: p, batched: q)
+                } catch {
+                    throw CLIError.failure("\(perSamplePath), \(batchedPath): \((error as? WakeCostError)?.problem ?? "\(error)")")
+                }
+                for w in cal.warnings { io.err("warning: \(w)") }
+                let calibrated = cal.applied(to: board)
+                if args.flag("json") {
+                    let warnings = cal.warnings.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }.joined(separator: ", ")
+                    io.out("{\"per_wake_cpu_s\": \(cal.perWakeS), \"per_sample_cpu_s\": \(cal.perSampleS), \"board\": \"\(calibrated.name)\", \"userspace_return_s\": \(calibrated.userspaceReturnS), \"per_sample_s\": \(calibrated.perSampleS), \"warnings\": [\(warnings)]}")
+                } else {
+                    io.out("per-wake CPU cost:   \(formatSeconds(cal.perWakeS))   (-> userspace_return_s)")
+                    io.out("per-sample CPU cost: \(formatSeconds(cal.perSampleS))   (-> per_sample_s)")
+                    io.out("per-sample capture:  \(p.samples) samples, \(p.userspaceReturns) returns, \(p.voluntaryContextSwitches) ctx switches, \(p.cpuTimeS) s CPU")
+                    io.out("batched capture:     \(q.samples) samples, \(q.userspaceReturns) returns, \(q.voluntaryContextSwitches) ctx switches, \(q.cpuTimeS) s CPU")
+                    io.out("Use in a profile based on \(board.name): \"userspace_return_s\": \(calibrated.userspaceReturnS), \"per_sample_s\": \(calibrated.perSampleS)")
+                }
+            })
+    }
+
+    static func formatSeconds(_ s: Double) -> String {
+        if s >= 1e-3 { return "\(s * 1e3) ms" }
+        return "\(s * 1e6) µs"
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionCore
+
+/// `motionbatch convert IN OUT [--format motionbatch|plain]`: rewrites a recording in either dialect,
+/// optionally cutting an excerpt and setting header entries. Streams: memory does not grow with the file.
+enum ConvertCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "convert",
+            abstract: "Convert a recording between MotionBatch's format and plain CSV.",
+            discussion: """
+            Reads IN (MotionBatch format or the datasets' plain CSV, detected from the header) and writes OUT.
+            --from/--to cut an excerpt, in seconds from IN's first sample; timestamps are kept as they are.
+            Header entries of IN are kept (MotionBatch output) and --set adds or replaces entries.
+            OUT must not exist unless --force is given; it is fsynced when complete and removed if IN
+            turns out to be malformed (the error names IN's file, line and column).
+            """,
+            arguments: [
+                ArgumentSpec("IN", help: "The recording to read."),
+                ArgumentSpec("OUT", help: "The file to write."),
+            ],
+            options: [
+                .option("format", value: "FORMAT", help: "Output format: motionbatch (default) or plain."),
+                .option("from", value: "SECONDS", help: "Keep samples at or after this time (seconds from IN's first sample)."),
+                .option("to", value: "SECONDS", help: "Keep samples before this time (seconds from IN's first sample)."),
+                .option("set", value: "KEY=VALUE", help: "Set a header entry (repeatable), e.g. --set device=lsm6dsl.", repeated: true),
+                .flag("no-labels", help: "Drop the label column."),
+                .flag("force", help: "Replace OUT if it exists."),
+            ],
+            run: { args, io in try run(args, &io) }
+        )
+    }
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
+        let input = args.argument("IN")!
+        let output = args.argument("OUT")!
+        let plainOutput: Bool
+        switch args.string("format") ?? "motionbatch" {
+        case "motionbatch": plainOutput = false
+        case "plain": plainOutput = true
+        case let other: throw CLIError.usage("The value '\(other)' is invalid for '--format': expected 'motionbatch' or 'plain'.")
+        }
+        let from = try args.double("from", in: 0...Double.greatestFiniteMagnitude)
+        let to = try args.double("to", in: 0...Double.greatestFiniteMagnitude)
+        if let from, let to, to <= from {
+            throw CLIError.usage("'--to \(to)' must be after '--from \(from)'.")
+        }
+        var settings: [(String, String)] = []
+        for item in args.strings("set") {
+            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+                throw CLIError.usage("The value '\(item)' is invalid for '--set': expected KEY=VALUE.")
+            }
+            settings.append((String(item[..<eq]), String(item[item.index(after: eq)...])))
+        }
+        guard input != output else { throw CLIError.usage("IN and OUT must be different files.") }
+
+        do {
+            let reader = try RecordingReader(path: input)
+            let source = reader.header
+            var metadata = source.metadata
+            if source.format == .plain {
+                metadata[RecordingKey.source] = metadata[RecordingKey.source] ?? "file:\(baseName(input)) (plain CSV)"
+                metadata[RecordingKey.clock] = metadata[RecordingKey.clock] ?? "relative (time_s of the source file)"
+            }
+            for (k, v) in settings { metadata[k] = v }
+            let keepLabels = source.hasLabels && !args.flag("no-labels")
+            let header = RecordingHeader(format: plainOutput ? .plain : .current, sensors: source.sensors,
+                                         hasLabels: keepLabels, metadata: plainOutput ? [:] : metadata)
+            let dropped = source.metadata.count + settings.count
+            if plainOutput && dropped > 0 {
+                io.err("warning: plain CSV has no header block; \(dropped) header entries are not written")
+            }
+            let writer = try RecordingWriter(path: output, header: header, fsync: .onClose, replaceExisting: args.flag("force"))
+            // From here on OUT is ours: a failure removes the partial file (`unlink(2)`).
+            var complete = false
+            defer {
+                if !complete {
+                    try? writer.close()
+                    _ = unlink(output)
+                }
+            }
+            var first: Int64?
+            var written = 0
+            var firstWritten: Int64?
+            var lastWritten: Int64?
+            var done = false
+            while !done, let chunk = try reader.next(maxSamples: 8192) {
+                let t0 = first ?? chunk.samples[0].timestamp
+                first = t0
+                var lo = 0
+                var hi = chunk.samples.count
+                if let from {
+                    let cut = t0 + Int64((from * 1e9).rounded())
+                    lo = chunk.samples.firstIndex { $0.timestamp >= cut } ?? hi
+                }
+                if let to {
+                    let cut = t0 + Int64((to * 1e9).rounded())
+                    if let end = chunk.samples.firstIndex(where: { $0.timestamp >= cut }) { hi = max(lo, end); done = true }
+                }
+                guard lo < hi else { continue }
+                let samples = Array(chunk.samples[lo..<hi])
+                try writer.append(SampleBatch(samples: samples, deliveredAt: samples[samples.count - 1].timestamp),
+                                  labels: keepLabels ? Array(chunk.labels![lo..<hi]) : nil)
+                written += samples.count
+                firstWritten = firstWritten ?? samples[0].timestamp
+                lastWritten = samples[samples.count - 1].timestamp
+            }
+            try writer.close()
+            complete = true
+            for w in reader.warnings { io.err("warning: \(w)") }
+            let span = firstWritten.map { Double(lastWritten! - $0) / 1e9 } ?? 0
+            io.out("Wrote \(written) samples (\(formatSeconds(span)) s) to \(output) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
+        } catch let error as RecordingError {
+            throw CLIError.failure("\(error)")
+        } catch let error as RecordingIOError {
+            throw CLIError.failure("\(error)")
+        }
+    }
+
+    private static func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    private static func formatSeconds(_ s: Double) -> String {
+        let r = (s * 1000).rounded() / 1000
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

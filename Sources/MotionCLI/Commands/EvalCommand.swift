@@ -1,0 +1,152 @@
+import MotionAnalysis
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `motionbatch eval`: accuracy evaluations against the real datasets (a command group, so that
+/// `eval activity` can join `eval steps`).
+enum EvalCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "eval",
+            abstract: "Measure analysis accuracy on the real datasets.",
+            subcommands: [stepsSpec]
+        )
+    }
+
+    /// `motionbatch eval steps [DATASETS_DIR] [--json]`.
+    static var stepsSpec: CommandSpec {
+        CommandSpec(
+            name: "steps",
+            abstract: "Evaluate the step counter on the datasets' step recordings (tables per set, aggregates vs targets).",
+            discussion: """
+            Sets: Oxford phone walks (MAPE, worst file, per-step precision/recall within ±0.25 s after \
+            one constant offset per file), Bangle.js wrist walks (MAPE, worst file), non-walking \
+            recordings (false steps per hour = steps counted beyond the manifest's truth, summed over \
+            the set, divided by its duration). Exit status 0 even when a target is missed (1 with --check); the last \
+            line says whether all targets are met.
+            """,
+            arguments: [ArgumentSpec("DATASETS_DIR", help: "Folder with manifest.csv (default: ../shared/datasets).", optional: true)],
+            options: [
+                .flag("json", help: "Print one JSON object instead of tables."),
+                .flag("check", help: "Exit with status 1 when a target is not met."),
+                .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
+            ],
+            run: { args, io in
+                let dir = args.argument("DATASETS_DIR") ?? "../shared/datasets"
+                guard access(dir + "/manifest.csv", R_OK) == 0 else {
+                    throw CLIError.failure("\(dir)/manifest.csv: not found (pass the datasets folder)")
+                }
+                let errIO = io
+                var config = StepCounterConfiguration()
+                for p in args.strings("param") { try config.set(p) }
+                let results = try StepDatasetEvaluation(directory: dir, configuration: config).run(progress: { p in
+                    if errIO.stderrIsTerminal { errIO.writeErr("\r\u{1B}[K\(p)") }
+                })
+                if io.stderrIsTerminal { io.writeErr("\r\u{1B}[K") }
+                let ok = verdicts(results).allSatisfy(\.met)
+                if args.flag("json") {
+                    io.out(json(results))
+                } else {
+                    for r in results { table(r, io: io) }
+                    io.out(ok ? "All step-counter targets met." : "Some step-counter targets are NOT met (see 'target' lines).")
+                }
+                if !ok && args.flag("check") { throw CLIError.failure("step-counter targets not met") }
+            }
+        )
+    }
+
+    /// One aggregate figure against its target.
+    struct Verdict { var set: String; var name: String; var value: Double; var target: Double; var atMost: Bool
+        var met: Bool { atMost ? value <= target : value >= target }
+    }
+
+    static func verdicts(_ results: [StepDatasetEvaluation.SetResult]) -> [Verdict] {
+        typealias T = StepDatasetEvaluation.Target
+        var v: [Verdict] = []
+        for r in results {
+            let s = r.set.rawValue
+            switch r.set {
+            case .oxford:
+                v.append(Verdict(set: s, name: "mape_percent", value: r.mape, target: T.oxfordMAPE, atMost: true))
+                v.append(Verdict(set: s, name: "max_abs_error_percent", value: r.maxAbsErrorPercent, target: T.oxfordMaxError, atMost: true))
+                v.append(Verdict(set: s, name: "precision", value: r.precision ?? 0, target: T.oxfordPrecisionRecall, atMost: false))
+                v.append(Verdict(set: s, name: "recall", value: r.recall ?? 0, target: T.oxfordPrecisionRecall, atMost: false))
+            case .bangleWalks:
+                v.append(Verdict(set: s, name: "mape_percent", value: r.mape, target: T.bangleMAPE, atMost: true))
+                v.append(Verdict(set: s, name: "max_abs_error_percent", value: r.maxAbsErrorPercent, target: T.bangleMaxError, atMost: true))
+            case .nonWalking:
+                v.append(Verdict(set: s, name: "false_steps_per_hour", value: r.falseStepsPerHour, target: T.falseStepsPerHour, atMost: true))
+            }
+            v.append(Verdict(set: s, name: "max_latency_s", value: r.maxLatencySeconds, target: T.latencySeconds, atMost: true))
+        }
+        return v
+    }
+
+    static func f(_ x: Double, _ digits: Int = 1) -> String {
+        StepFormatting.fixed(x, digits)
+    }
+
+    static func pad(_ s: String, _ w: Int, right: Bool = false) -> String {
+        s.count >= w ? s : (right ? String(repeating: " ", count: w - s.count) + s : s + String(repeating: " ", count: w - s.count))
+    }
+
+    static func table(_ r: StepDatasetEvaluation.SetResult, io: CommandIO) {
+        io.out("== \(r.set.title) (\(r.files.count) files, \(f(r.hours, 2)) h)")
+        let matched = r.set == .oxford
+        io.out(pad("file", 44) + pad("truth", 7, right: true) + pad("counted", 9, right: true) + pad("error%", 9, right: true)
+               + (matched ? pad("prec", 7, right: true) + pad("recall", 8, right: true) : "") + pad("latency_s", 11, right: true)
+               + (r.set == .nonWalking ? pad("duration_s", 12, right: true) + pad("false", 7, right: true) : ""))
+        for x in r.files {
+            let name = String(x.path.split(separator: "/").last ?? "")
+            var line = pad(name, 44) + pad("\(x.truth)", 7, right: true) + pad("\(x.counted)", 9, right: true)
+                + pad(x.errorPercent.map { ($0 >= 0 ? "+" : "") + f($0) } ?? "-", 9, right: true)
+            if let m = x.matching { line += pad(f(m.precision, 3), 7, right: true) + pad(f(m.recall, 3), 8, right: true) }
+            line += pad(f(x.maxLatencySeconds, 2), 11, right: true)
+            if r.set == .nonWalking { line += pad(f(x.durationSeconds, 0), 12, right: true) + pad("\(x.excess)", 7, right: true) }
+            io.out(line)
+        }
+        for v in verdicts([r]) {
+            let digits = v.name.contains("precision") || v.name.contains("recall") ? 3 : 2
+            io.out("  target \(pad(v.name, 22)) \(pad(f(v.value, digits), 8, right: true)) \(v.atMost ? "<=" : ">=") \(f(v.target, digits))  \(v.met ? "met" : "NOT MET")")
+        }
+        if r.set == .nonWalking {
+            io.out("  (false steps = steps counted beyond the manifest truth: \(r.falseSteps) in \(f(r.hours, 2)) h; total counted \(r.files.map(\.counted).reduce(0, +)), truth \(r.files.map(\.truth).reduce(0, +)))")
+        }
+        if r.set == .oxford {
+            // Per device/user group (first two name parts), to show how the error spreads across held-out groups.
+            var groups: [String: [Double]] = [:]
+            for x in r.files {
+                let parts = (x.path.split(separator: "/").last ?? "").split(separator: "_")
+                groups[parts.prefix(2).joined(separator: "_"), default: []].append(abs(x.errorPercent ?? 0))
+            }
+            io.out("  by phone_user: " + groups.keys.sorted().map { k in "\(k) MAPE \(f(groups[k]!.reduce(0, +) / Double(groups[k]!.count)))% (\(groups[k]!.count))" }.joined(separator: ", "))
+        }
+        io.out("")
+    }
+
+    /// The JSON document (keys documented in docs/step-counter.md).
+    static func json(_ results: [StepDatasetEvaluation.SetResult]) -> String {
+        func q(_ s: String) -> String { StepFormatting.jsonString(s) }
+        func n(_ x: Double) -> String { StepFormatting.jsonNumber(x) }
+        var sets: [String] = []
+        for r in results {
+            let files = r.files.map { x -> String in
+                var o = "{\"path\":\(q(x.path)),\"activity\":\(q(x.activity)),\"truth\":\(x.truth),\"counted\":\(x.counted),"
+                o += "\"error_percent\":\(x.errorPercent.map(n) ?? "null"),\"duration_s\":\(n(x.durationSeconds)),\"max_latency_s\":\(n(x.maxLatencySeconds))"
+                if let m = x.matching { o += ",\"matched\":\(m.matched),\"precision\":\(n(m.precision)),\"recall\":\(n(m.recall)),\"offset_s\":\(n(Double(m.offset) / 1e9))" }
+                return o + "}"
+            }
+            var o = "{\"set\":\(q(r.set.rawValue)),\"files\":[\(files.joined(separator: ","))],\"hours\":\(n(r.hours)),"
+            o += "\"mape_percent\":\(n(r.mape)),\"max_abs_error_percent\":\(n(r.maxAbsErrorPercent)),"
+            o += "\"precision\":\(r.precision.map(n) ?? "null"),\"recall\":\(r.recall.map(n) ?? "null"),"
+            o += "\"false_steps\":\(r.falseSteps),\"false_steps_per_hour\":\(n(r.falseStepsPerHour)),\"max_latency_s\":\(n(r.maxLatencySeconds))}"
+            sets.append(o)
+        }
+        let v = verdicts(results).map { "{\"set\":\(q($0.set)),\"name\":\(q($0.name)),\"value\":\(n($0.value)),\"target\":\(n($0.target)),\"comparison\":\($0.atMost ? "\"<=\"" : "\">=\""),\"met\":\($0.met)}" }
+        return "{\"sets\":[\(sets.joined(separator: ","))],\"targets\":[\(v.joined(separator: ","))],\"all_targets_met\":\(verdicts(results).allSatisfy(\.met))}"
+    }
+}

@@ -1,0 +1,91 @@
+import MotionAnalysis
+import MotionCLI
+import MotionCore
+import Testing
+
+/// Properties and accuracy on the real recordings of ../shared/datasets.
+// Skipped when the datasets folder is absent (a fresh clone without ../shared/datasets).
+@Suite(.enabled(if: stepDatasetsPresent, "datasets folder not found (set MOTIONBATCH_DATASETS or place it at ../shared/datasets)"))
+struct StepCounterDatasetTests {
+    /// Runs the counter with the given batch boundaries (cut points) and returns every step.
+    static func run(_ samples: [Sample], cuts: [Int]) throws -> [Int64] {
+        var counter = try StepCounter()
+        var steps: [Int64] = []
+        var start = 0
+        for end in cuts + [samples.count] where end > start {
+            try counter.process(SampleBatch(samples: Array(samples[start..<end]), deliveredAt: samples[end - 1].timestamp), into: &steps)
+            start = end
+        }
+        #expect(counter.count == steps.count)
+        return steps
+    }
+
+    static func same(_ a: [Int64], _ b: [Int64]) -> Bool { a == b }
+
+    /// Where two step lists first differ (a short message instead of two long arrays).
+    static func difference(_ a: [Int64], _ b: [Int64]) -> String {
+        let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        return "\(a.count) vs \(b.count) steps, first difference at step \(i)"
+    }
+
+    static func fixedCuts(_ n: Int, size: Int) -> [Int] { Array(stride(from: size, to: n, by: size)) }
+
+    @Test(arguments: [
+        "steps/oxford/Pixel_Jamie_Hard_FrontPocket_1.csv",
+        "steps/oxford/Samsung_Dario_Hard_Purse_1.csv",
+        "steps/bangle/100_4.csv",
+        "steps/bangle/150_2.csv",
+        "steps/bangle/0_HughB-drive-36min-0.csv",
+    ])
+    func identicalOutputForEveryBatchSizeAndSplit(path: String) throws {
+        let samples = try Recording.read(path: stepDatasetsRoot + "/" + path).samples
+        let reference = try Self.run(samples, cuts: [])   // the whole file in one batch
+        #expect(reference.count > 0 || path.contains("drive"))
+        for size in [1, 2, 3, 7, 13, 64, 97, 1000, 4093] {
+            let steps = try Self.run(samples, cuts: Self.fixedCuts(samples.count, size: size))
+            #expect(Self.same(steps, reference), "batch size \(size): \(Self.difference(steps, reference))")
+        }
+        var g = SeededGenerator(seed: 0x5EED)
+        for trial in 0..<5 {
+            var cuts: [Int] = []
+            var i = 0
+            while true {
+                i += Int.random(in: 1...(trial.isMultiple(of: 2) ? 50 : 3000), using: &g)
+                if i >= samples.count { break }
+                cuts.append(i)
+            }
+            let steps = try Self.run(samples, cuts: cuts)
+            #expect(Self.same(steps, reference), "random split \(trial) (\(cuts.count + 1) batches): \(Self.difference(steps, reference))")
+        }
+    }
+
+    @Test func accuracyTargetsOnPhoneAndWristWalks() throws {
+        typealias T = StepDatasetEvaluation.Target
+        let results = try StepDatasetEvaluation(directory: stepDatasetsRoot).run()
+        let oxford = try #require(results.first { $0.set == .oxford })
+        let bangle = try #require(results.first { $0.set == .bangleWalks })
+        #expect(oxford.files.count == 48)
+        #expect(oxford.mape <= T.oxfordMAPE)
+        #expect(oxford.maxAbsErrorPercent <= T.oxfordMaxError)
+        #expect((oxford.precision ?? 0) >= T.oxfordPrecisionRecall)
+        #expect((oxford.recall ?? 0) >= T.oxfordPrecisionRecall)
+        #expect(bangle.files.count >= 10)
+        #expect(bangle.mape <= T.bangleMAPE)
+        #expect(bangle.maxAbsErrorPercent <= T.bangleMaxError)
+        for r in results {
+            #expect(r.maxLatencySeconds <= T.latencySeconds, "\(r.set): a step was emitted \(r.maxLatencySeconds) s after it happened")
+        }
+    }
+
+    @Test func falseStepsOnNonWalkingRecordings() throws {
+        let results = try StepDatasetEvaluation(directory: stepDatasetsRoot).run()
+        let nonWalking = try #require(results.first { $0.set == .nonWalking })
+        #expect(nonWalking.hours > 2)
+        // Still and zero-step recordings must stay at exactly zero.
+        for f in nonWalking.files where f.activity == "still" || f.activity == "no-walking" {
+            #expect(f.counted == 0, "\(f.path): \(f.counted) steps")
+        }
+        // Target: <= 10 false steps per hour over the whole set (steps counted beyond the manifest truth).
+        #expect(nonWalking.falseStepsPerHour <= StepDatasetEvaluation.Target.falseStepsPerHour)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import MotionAnalysis
+import MotionCore
+import Testing
+
+/// Rejection of non-walking motion and counting of walking, on synthetic signals.
+struct StepCounterSyntheticTests {
+    func count(_ samples: [Sample]) throws -> [Int64] {
+        var counter = try StepCounter()
+        var steps: [Int64] = []
+        try counter.process(samples, into: &steps)
+        #expect(counter.count == steps.count)
+        return steps
+    }
+
+    @Test func stillDeviceCountsNothing() throws {
+        #expect(try count(SyntheticMotion.still(seconds: 600)).isEmpty)
+    }
+
+    @Test func vehicleVibrationCountsNothing() throws {
+        #expect(try count(SyntheticMotion.vehicle(seconds: 600)).isEmpty)
+    }
+
+    @Test func isolatedJoltsCountNothing() throws {
+        #expect(try count(SyntheticMotion.jolts(count: 20)).isEmpty)
+    }
+
+    @Test(arguments: [1.0, 1.8, 2.5])
+    func walkingWithRotationIsCounted(stepHz: Double) throws {
+        let seconds = 60.0
+        let steps = try count(SyntheticMotion.walking(stepHz: stepHz, seconds: seconds))
+        let expected = stepHz * seconds
+        // At most the first and last step may be lost to the filter's start-up and the end of data.
+        #expect(abs(Double(steps.count) - expected) <= 2, "counted \(steps.count), expected \(expected)")
+        // Regular steps: every interval close to the step period.
+        for (a, b) in zip(steps, steps.dropFirst()) {
+            #expect(abs(Double(b - a) / 1e9 - 1 / stepHz) < 0.1)
+        }
+    }
+
+    @Test func walkingAt12Point5HertzIsCounted() throws {
+        let steps = try count(SyntheticMotion.walking(stepHz: 1.6, seconds: 60, rateHz: 12.5))
+        #expect(abs(Double(steps.count) - 96) <= 2, "counted \(steps.count)")
+    }
+
+    @Test(arguments: [1.5, 1.8])
+    func gentleRegularWalkingIsCounted(amplitude: Double) throws {
+        // 1.5 steps/s with a gentle heel strike (swings of about 1.25 and 1.5 m/s² after the band-pass): the swings are
+        // below `minAmplitude`, so only the very-regular "weak run" confirmation counts them.
+        let samples = SyntheticMotion.walking(stepHz: 1.5, seconds: 120, amplitude: amplitude)
+        let steps = try count(samples)
+        #expect(abs(Double(steps.count) - 180) <= 3, "counted \(steps.count)")
+        // Without the weak-run path (weakRunAmplitude raised to minAmplitude) the same walk is lost,
+        // which shows the swings really are below the strong threshold.
+        var strict = StepCounterConfiguration()
+        strict.weakRunAmplitude = strict.minAmplitude
+        var counter = try StepCounter(configuration: strict)
+        var none: [Int64] = []
+        try counter.process(samples, into: &none)
+        #expect(none.count < 20, "strict counter counted \(none.count)")
+    }
+
+    @Test func asymmetricGaitIsCounted() throws {
+        // A stride-rate arm swing dominates: after the band-pass, swings alternate about 5.9 / 1.2 m/s².
+        let samples = SyntheticMotion.walking(stepHz: 1.8, seconds: 60, amplitude: 4, strideSway: 2)
+        let steps = try count(samples)
+        #expect(abs(Double(steps.count) - 108) <= 3, "counted \(steps.count)")
+        // The alternating-run confirmation is what finds this walk.
+        var config = StepCounterConfiguration()
+        config.alternatingRuns = false
+        var counter = try StepCounter(configuration: config)
+        var without: [Int64] = []
+        try counter.process(samples, into: &without)
+        #expect(without.count < steps.count - 20, "without alternating runs: \(without.count)")
+    }
+
+    @Test(arguments: [1.0, 1.8, 2.5])
+    func everyStepIsEmittedWithinThreeSeconds(stepHz: Double) throws {
+        // Fed one sample at a time: the delay between a step's timestamp and the sample whose
+        // processing emitted it is the latency a live device would see.
+        let samples = SyntheticMotion.walking(stepHz: stepHz, seconds: 60, rateHz: 50)
+        var counter = try StepCounter()
+        var steps: [Int64] = []
+        var worst: Int64 = 0
+        for s in samples {
+            let before = steps.count
+            try counter.process([s], into: &steps)
+            for t in steps[before...] { worst = max(worst, s.timestamp - t) }
+        }
+        #expect(steps.count > Int(stepHz * 55))
+        #expect(worst <= 3_000_000_000, "a step was emitted \(Double(worst) / 1e9) s late")
+    }
+
+    @Test func longInputGapRestartsAndStaysBatchInvariant() throws {
+        // Two walks separated by a 5 s hole in the data (longer than maxInputGap).
+        let first = SyntheticMotion.walking(stepHz: 1.8, seconds: 30, seed: 4)
+        let offset: Int64 = 35_000_000_000
+        let second = SyntheticMotion.walking(stepHz: 1.8, seconds: 30, seed: 5).map {
+            Sample(timestamp: $0.timestamp + offset, accel: $0.accel)
+        }
+        let all = first + second
+        let whole = try count(all)
+        #expect(abs(whole.count - 108) <= 4, "counted \(whole.count)")
+        #expect(whole.contains { $0 < 30_000_000_000 } && whole.contains { $0 > offset })
+        var g = SeededGenerator(seed: 77)
+        for _ in 0..<5 {
+            var counter = try StepCounter()
+            var steps: [Int64] = []
+            var i = 0
+            while i < all.count {
+                let end = min(all.count, i + Int.random(in: 1...400, using: &g))
+                try counter.process(Array(all[i..<end]), into: &steps)
+                i = end
+            }
+            #expect(steps == whole)
+        }
+    }
+
+    @Test func armWavingWithoutRhythmIsRejected() throws {
+        // Large, irregular arm movements: swings of random size at random intervals (0.3–2.5 s).
+        var g = SeededGenerator(seed: 9)
+        var samples: [Sample] = []
+        var t = 0.0
+        var nextSwing = 1.0, swingAmp = 0.0, swingStart = -10.0
+        while t < 300 {
+            if t >= nextSwing {
+                swingStart = t
+                swingAmp = Double.random(in: 2...8, using: &g)
+                nextSwing = t + Double.random(in: 0.3...2.5, using: &g) * (Bool.random(using: &g) ? 1 : 2.2)
+            }
+            let u = t - swingStart
+            let a = u < 0.3 ? swingAmp * sin(.pi * u / 0.3) : 0
+            samples.append(Sample(timestamp: Int64((t * 1e9).rounded()), accel: Vector3(a, 0.3 * a, 9.81)))
+            t += 0.01
+        }
+        let steps = try count(samples)
+        // Irregular motion may occasionally look like a short rhythmic run; allow a handful at most.
+        #expect(steps.count <= 10, "counted \(steps.count) false steps in 5 minutes of arm waving")
+    }
+}
