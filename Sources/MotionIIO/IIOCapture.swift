@@ -5,6 +5,9 @@ import Glibc
 
 /// Where captured batches go (e.g. a recording writer). `close` is called once, on every path.
 public protocol CaptureSink {
+    /// Called once the devices are configured and streaming, before the first batch, with the
+    /// configuration actually applied (rate read back, timestamp clock, FIFO timeout).
+    mutating func begin(_ devices: [CaptureStatistics.Device]) throws
     /// Receives one batch (one wake-up's worth of samples).
     mutating func write(_ batch: SampleBatch) throws
     /// Flushes and syncs; called once at the end.
@@ -117,6 +120,9 @@ public final class IIOCapture {
             try prepare()
             _ = session.handle(.prepared)
             try startStreaming()
+            do { try sink.begin(streams.map(\.report)) } catch {
+                throw CaptureFailure(state: nil, error: nil, detail: "the recording could not be created: \(error)")
+            }
         } catch {
             failure = error
             _ = session.handle(.stop(.failed(error.description)))

@@ -70,9 +70,12 @@ enum CaptureCommand {
         )
     }
 
-    /// Writes batches to a ``RecordingWriter`` (or nowhere when no output is asked).
+    /// Writes batches to a ``RecordingWriter`` created once the devices are configured (so the
+    /// header states the rate read back and the timestamp clock in use), or nowhere.
     struct RecordingSink: CaptureSink {
+        var make: (([CaptureStatistics.Device]) throws -> RecordingWriter)?
         var writer: RecordingWriter?
+        mutating func begin(_ devices: [CaptureStatistics.Device]) throws { writer = try make?(devices) }
         mutating func write(_ batch: SampleBatch) throws { try writer?.append(batch) }
         mutating func close() throws { try writer?.close() }
     }
@@ -161,27 +164,28 @@ enum CaptureCommand {
 
         var sink = RecordingSink()
         if let path = args.string("output") {
+            if !args.flag("overwrite"), access(path, F_OK) == 0 {
+                throw CLIError.failure("\(path) already exists; pass --overwrite to replace it.")
+            }
             var sensorSet: SensorSet = .accel
             if sensors.contains(where: \.hasGyro) { sensorSet.insert(.gyro) }
-            var meta: [String: String] = [
-                RecordingKey.device: sensors.map(\.name).joined(separator: "+"),
-                RecordingKey.source: "iio \(uri)",
-            ]
-            if let r = rate { meta[RecordingKey.requestedHz] = CaptureStatsJSON.num(r) }
-            // actual_hz is known after configuration; write what the plan will use.
-            if let s = sensors.first, let p = try? CapturePlan.make(for: s, rate: rate, batching: batching, hasPollDescriptor: context.isLocal, hardwareFIFO: options.hardwareFIFO), let r = p.rate {
-                meta[RecordingKey.actualHz] = CaptureStatsJSON.num(r)
-            }
-            if let c = sensors.first?.timestampClock { meta[RecordingKey.clock] = c == "realtime" ? "monotonic (requested)" : c }
-            switch batching {
-            case .none: meta[RecordingKey.batching] = "none"
-            case .samples(let n): meta[RecordingKey.batching] = "samples \(n)"
-            case .latency(let s): meta[RecordingKey.batching] = "latency \(s) s"
-            }
-            do {
-                sink.writer = try RecordingWriter(path: path, header: RecordingHeader(sensors: sensorSet, metadata: meta), fsync: fsync, replaceExisting: args.flag("overwrite"))
-            } catch {
-                throw CLIError.failure("cannot create recording \(path): \(error)")
+            let overwrite = args.flag("overwrite")
+            sink.make = { devices in
+                var meta: [String: String] = [
+                    RecordingKey.device: devices.map(\.name).joined(separator: "+"),
+                    RecordingKey.source: "iio \(uri)",
+                ]
+                if let r = rate { meta[RecordingKey.requestedHz] = CaptureStatsJSON.num(r) }
+                if let r = devices.first?.actualRate { meta[RecordingKey.actualHz] = CaptureStatsJSON.num(r) }
+                if let d = devices.first {
+                    meta[RecordingKey.clock] = d.hasTimestamp ? "iio \(d.timestampClock ?? "unknown")" : "arrival (monotonic)"
+                }
+                switch batching {
+                case .none: meta[RecordingKey.batching] = "none"
+                case .samples(let n): meta[RecordingKey.batching] = "samples \(n)"
+                case .latency(let s): meta[RecordingKey.batching] = "latency \(s) s"
+                }
+                return try RecordingWriter(path: path, header: RecordingHeader(sensors: sensorSet, metadata: meta), fsync: fsync, replaceExisting: overwrite)
             }
         }
 
