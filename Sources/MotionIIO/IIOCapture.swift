@@ -436,14 +436,21 @@ public final class IIOCapture {
                 if fds[i].revents & Int16(POLLIN) != 0 {
                     var got = drain(s)
                     // A hardware-FIFO burst is pushed sample by sample; woken by its first sample,
-                    // the reader can preempt the producer mid-burst (measured on the emulated hub:
-                    // 1 sample, then the rest ~8 ms later, costing a second wake-up). Yield once so
-                    // the producer finishes the burst, then drain again.
-                    if s.plan.waitStrategy == .pollDrain, let n = s.plan.expectedBurst, reason == nil,
-                       s.report.lastDrainScans > 0, s.report.lastDrainScans < n {
-                        sched_yield()
-                        stats.yields += 1
-                        got += drain(s)
+                    // the reader can run mid-burst (measured on the emulated hub: 1 sample, then
+                    // the rest ms later, costing a second wake-up). While the burst is incomplete
+                    // and each yield brings more, yield so the producer finishes it, then drain.
+                    if s.plan.waitStrategy == .pollDrain, let n = s.plan.expectedBurst {
+                        var lastCount = s.report.lastDrainScans
+                        var total = lastCount
+                        var rounds = 0
+                        while reason == nil, lastCount > 0, total < n, rounds < 16 {
+                            sched_yield()
+                            stats.yields += 1
+                            rounds += 1
+                            got += drain(s)
+                            lastCount = s.report.lastDrainScans
+                            total += lastCount
+                        }
                     }
                     ready.append((s, got))
                 } else {
