@@ -41,3 +41,32 @@ window_json() {
 
 # file_or_null FILE: the file's content (JSON) or null.
 file_or_null() { if [ -s "$1" ]; then cat "$1"; else echo null; fi; }
+
+# cpu_pair BATCH SECONDS: runs `motionbatch capture --batch BATCH --no-hwfifo` on accel_3d and
+# `iio_readdev -T 0 -b BATCH` on gyro_3d at the same time (100 Hz, same driver and scan layout),
+# measures both over SECONDS after a 3 s start-up, and writes the test's result JSON
+# {build, batch, exit, capture: window, readdev: window, stats}.
+cpu_pair() {
+    local b=$1 w=$2 gyro cap ref wp rc build
+    iio_make_recording "$TEST_TMP/rec.csv" 10
+    start_emulator "$TEST_TMP/rec.csv" --loop --summary-json "$TEST_TMP/emu.json"
+    wait_iio accel_3d 10 >/dev/null || { echo "accel_3d did not appear"; return 1; }
+    gyro=$(wait_iio gyro_3d 10) || { echo "gyro_3d did not appear"; return 1; }
+    echo 100 >"$gyro/in_anglvel_sampling_frequency"
+    echo 0 >"$gyro/buffer/hwfifo_timeout"
+    "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo --duration $((w + 5)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
+    cap=$!
+    iio_readdev -T 0 -b "$b" gyro_3d >/dev/null 2>&1 &
+    ref=$!
+    sleep 3
+    window_json "$cap" "$w" >"$TEST_TMP/cap.json" &
+    wp=$!
+    window_json "$ref" "$w" >"$TEST_TMP/ref.json"
+    wait "$wp"
+    kill -INT "$ref"; wait "$ref"
+    wait "$cap"; rc=$?
+    stop_emulator TERM
+    cat "$TEST_TMP/cap.json" "$TEST_TMP/ref.json"
+    case "$MB_BIN" in */release/*) build=release ;; */debug/*) build=debug ;; *) build=unknown ;; esac
+    write_result "{\"build\": \"$build\", \"batch\": $b, \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
+}

@@ -1,0 +1,22 @@
+"""Shared check for the CPU tests 55 (batch 100) and 58 (batch 1)."""
+
+
+def check_pair(r, min_window, target):
+    p = []
+    cap, ref = r.get("capture") or {}, r.get("readdev") or {}
+    if r.get("exit") != 0: p.append(f"capture exited {r.get('exit')}")
+    for name, w in (("capture", cap), ("readdev", ref)):
+        if (w.get("seconds") or 0) < min_window: p.append(f"{name} window {w.get('seconds')} s < {min_window} s")
+        if not w.get("alive_at_end"): p.append(f"{name} ended before its window did")
+    n = 100 * (cap.get("seconds") or 0)  # samples in the window at 100 Hz
+    cns = (cap.get("cpu_ns") or 0) / n if n else None
+    rn = 100 * (ref.get("seconds") or 0)
+    rns = (ref.get("cpu_ns") or 0) / rn if rn else None
+    ratio = round(cns / rns, 2) if cns and rns else None
+    checked = r.get("build") == "release" and target is not None
+    if checked and (ratio is None or ratio > target):
+        p.append(f"batch {r.get('batch')}: capture uses {ratio}x iio_readdev's CPU per sample (target <= {target}x)")
+    return p, {"samples": int(n), "batch": r.get("batch"), "capture_us_per_sample": round(cns / 1000, 1) if cns else None,
+               "readdev_us_per_sample": round(rns / 1000, 1) if rns else None, "ratio": ratio,
+               "capture_voluntary_switches": cap.get("voluntary"), "readdev_voluntary_switches": ref.get("voluntary"),
+               "build": r.get("build"), "target_checked": checked}
