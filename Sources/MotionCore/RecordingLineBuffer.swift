@@ -18,7 +18,7 @@ final class RecordingLineBuffer {
 
     /// Bytes allocated after `capacity`: any 16-byte load starting before the end of a line is
     /// inside the allocation (the CSV scanners' `padded` mode relies on it).
-    static let slack = 32
+    static let slack = 64
 
     private let file: RecordingFile
     private let storage: UnsafeMutablePointer<UInt8>
@@ -40,6 +40,15 @@ final class RecordingLineBuffer {
     }
 
     deinit { storage.deallocate() }
+
+    /// Ends line-by-line reading: the file, the bytes already read but not handed out, and
+    /// whether the end of the file was reached. The reader continues block by block from there
+    /// (``RecordingBlockSplitter``); this buffer must not be used afterwards.
+    func handOver() -> (file: RecordingFile, pending: [UInt8], atEOF: Bool) {
+        let pending = Array(UnsafeBufferPointer(start: storage + start, count: end - start))
+        start = end
+        return (file, pending, atEOF)
+    }
 
     /// The next line, or `nil` at the end of a file whose last line ended with a newline.
     /// - Complexity: amortised O(line length).
