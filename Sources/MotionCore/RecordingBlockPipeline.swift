@@ -26,7 +26,7 @@ final class RecordingBlockPipeline: @unchecked Sendable {
     private var inlineBlock: RecordingByteBlock?
 
     // Shared with workers.
-    private let splitterLock = DispatchSemaphore(value: 1)
+    private let splitterLock = DispatchSemaphore(value: 1)  // always released at 1
     private var nextIndex = 0        // guarded by splitterLock
     private var cancelled = false    // guarded by splitterLock
     private var splitterDone = false // guarded by splitterLock
@@ -49,7 +49,10 @@ final class RecordingBlockPipeline: @unchecked Sendable {
         self.threadCount = max(1, threads)
         let slotCount = 2 * max(1, threads)
         slots = (0..<slotCount).map { _ in Slot() }
-        freeSlots = DispatchSemaphore(value: slotCount)
+        // Created at 0 and raised: libdispatch traps when a semaphore is released with a value
+        // below the one it was created with, which a cancelled pipeline may leave.
+        freeSlots = DispatchSemaphore(value: 0)
+        for _ in 0..<slotCount { freeSlots.signal() }
     }
 
     /// The next block's result, in file order. After a terminal result (`torn`, `tooLong`, `end`,

@@ -110,7 +110,6 @@ public final class RecordingReader {
         } catch {
             failure = error
             finished = true
-            current = nil
             pipeline.shutdown()
             throw error
         }
@@ -191,7 +190,8 @@ public final class RecordingReader {
         }
     }
 
-    /// Bytes of the file consumed so far (header and rows delivered, including newlines).
+    /// Bytes of the file consumed so far: the header and the rows delivered, including newlines
+    /// (and a dropped torn final line); after an error, up to the row before the bad line.
     public var bytesRead: Int {
         guard let current, position > 0 else { return bytesBefore }
         return bytesBefore + Int(current.rowEnds[position - 1])
