@@ -46,7 +46,7 @@ struct RecordingRowParser: Sendable {
             let rowStart = c
             let parsedTime = seconds
                 ? CSVNumberParser.scanSecondsAsNanoseconds(&c, end)
-                : CSVNumberParser.scanInt64(&c, end, padded: true)
+                : CSVNumberParser.scanInt64Field(&c, end)
             guard let t = parsedTime, c.pointee == comma else {
                 fail(&out, row: row, diagnose(rowStart, end))
                 break
