@@ -123,11 +123,11 @@ enum CSVNumberParser {
         let mask = (nonDigitMask(w0) | nonDigitMask(load64(c + 8)) << 8 | nonDigitMask(load64(c + 16)) << 16) & ~UInt64(s)
         let d = mask.trailingZeroBitCount          // the point, or the end of an integer field
         let isPoint = d < 8 && UInt8(truncatingIfNeeded: w0 >> UInt64(8 * d)) == UInt8(ascii: ".")
-        let afterPoint = mask & ~((2 << UInt64(d)) - 1)
+        let afterPoint = mask & ~((2 &<< UInt64(d)) &- 1)  // (only used when d < 8)
         let e = isPoint ? afterPoint.trailingZeroBitCount : d
         let integerDigits = d - s
         let fractionDigits = isPoint ? e - d - 1 : 0
-        let terminator = c[e]
+        let terminator = c[min(e, 24)]
         guard d < 8, e < 24, integerDigits + fractionDigits > 0,
               terminator == UInt8(ascii: ",") || terminator == 0x0A || terminator == 0x0D else {
             return scanDouble(&cursor, end, padded: true)
