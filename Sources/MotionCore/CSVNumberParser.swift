@@ -132,26 +132,37 @@ enum CSVNumberParser {
               terminator == UInt8(ascii: ",") || terminator == 0x0A || terminator == 0x0D else {
             return scanDouble(&cursor, end, padded: true)
         }
-        let integer = digitValue(w0 >> UInt64(8 * s), count: integerDigits)
+        let integer: UInt64
+        let digits = w0 >> UInt64(8 * s)
+        if integerDigits <= 2 {  // the usual case: one or two digits, without a SWAR conversion
+            let a = (digits & 0xFF) &- 0x30
+            let b = ((digits >> 8) & 0xFF) &- 0x30
+            integer = integerDigits == 2 ? a &* 10 &+ b : (integerDigits == 1 ? a : 0)
+        } else {
+            integer = digitValue(digits, count: integerDigits)
+        }
         let f = c + d + 1
         let k1 = min(max(fractionDigits - 8, 0), 8)
-        let k2 = max(fractionDigits - 16, 0)
-        let fraction = (digitValue(load64(f), count: min(fractionDigits, 8)) &* pow10Int19[k1]
-            &+ digitValue(load64(f + 8), count: k1)) &* pow10Int19[k2]
-            &+ digitValue(load64(f + 16), count: k2)
+        var fraction = digitValue(load64(f), count: min(fractionDigits, 8)) &* pow10Int19[k1] &+ digitValue(load64(f + 8), count: k1)
+        if fractionDigits > 16 {  // 17+ fraction digits: the third word
+            let k2 = fractionDigits - 16
+            fraction = fraction &* pow10Int19[k2] &+ digitValue(load64(f + 16), count: k2)
+        }
         let significant = (integer == 0 ? 0 : integerDigits) + fractionDigits
         guard significant <= 19 else { return scanDouble(&cursor, end, padded: true) }
         let mantissa = integer &* pow10Int19[fractionDigits] &+ fraction
         cursor = c + e
+        // The sign is or-ed into the result's sign bit: a branch on it would be mispredicted
+        // about every other field in real data.
+        let signBit = (UInt64(s) & UInt64(truncatingIfNeeded: first >> 2)) << 63  // '-' is 0x2D, '+' is 0x2B
         if mantissa <= (1 << 53) {
-            let v = Double(mantissa) / powersOfTen[fractionDigits]
-            return negative ? -v : v
+            let v = Double(Int64(bitPattern: mantissa)) / powersOfTen[fractionDigits]
+            return Double(bitPattern: v.bitPattern | signBit)
         }
         #if arch(x86_64) && !os(Windows)
         let v = Float80(mantissa) / powersOfTen80[fractionDigits]
         if v.significandBitPattern & 0x7FF != 0x400 {
-            let r = Double(v)
-            return negative ? -r : r
+            return Double(bitPattern: Double(v).bitPattern | signBit)
         }
         #endif
         return slowParse(c, e)
@@ -174,10 +185,11 @@ enum CSVNumberParser {
         guard e < 24, n > 0, n <= 19 else { return scanInt64(&cursor, end, padded: true) }
         let p = c + s
         let k1 = min(max(n - 8, 0), 8)
-        let k2 = max(n - 16, 0)
-        let magnitude = (digitValue(load64(p), count: min(n, 8)) &* pow10Int19[k1]
-            &+ digitValue(load64(p + 8), count: k1)) &* pow10Int19[k2]
-            &+ digitValue(load64(p + 16), count: k2)
+        var magnitude = digitValue(load64(p), count: min(n, 8)) &* pow10Int19[k1] &+ digitValue(load64(p + 8), count: k1)
+        if n > 16 {
+            let k2 = n - 16
+            magnitude = magnitude &* pow10Int19[k2] &+ digitValue(load64(p + 16), count: k2)
+        }
         cursor = c + e
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
