@@ -130,7 +130,7 @@ enum CSVNumberParser {
         let terminator = c[min(e, 24)]
         guard d < 8, e < 24, integerDigits + fractionDigits > 0,
               terminator == UInt8(ascii: ",") || terminator == 0x0A || terminator == 0x0D else {
-            return scanDouble(&cursor, end, padded: true)
+            return scanDoubleOutlined(&cursor, end)
         }
         let integer: UInt64
         let digits = w0 >> UInt64(8 * s)
@@ -149,7 +149,7 @@ enum CSVNumberParser {
             fraction = fraction &* pow10Int19[k2] &+ digitValue(load64(f + 16), count: k2)
         }
         let significant = (integer == 0 ? 0 : integerDigits) + fractionDigits
-        guard significant <= 19 else { return scanDouble(&cursor, end, padded: true) }
+        guard significant <= 19 else { return scanDoubleOutlined(&cursor, end) }
         let mantissa = integer &* pow10Int19[fractionDigits] &+ fraction
         cursor = c + e
         // The sign is or-ed into the result's sign bit: a branch on it would be mispredicted
@@ -182,7 +182,7 @@ enum CSVNumberParser {
         let mask = (nonDigitMask(w0) | nonDigitMask(load64(c + 8)) << 8 | nonDigitMask(load64(c + 16)) << 16) & ~UInt64(s)
         let e = mask.trailingZeroBitCount
         let n = e - s
-        guard e < 24, n > 0, n <= 19 else { return scanInt64(&cursor, end, padded: true) }
+        guard e < 24, n > 0, n <= 19 else { return scanInt64Outlined(&cursor, end) }
         let p = c + s
         let k1 = min(max(n - 8, 0), 8)
         var magnitude = digitValue(load64(p), count: min(n, 8)) &* pow10Int19[k1] &+ digitValue(load64(p + 8), count: k1)
@@ -197,6 +197,18 @@ enum CSVNumberParser {
         }
         guard magnitude <= UInt64(Int64.max) else { return nil }
         return Int64(magnitude)
+    }
+
+    /// ``scanDouble(_:_:padded:)`` (padded), kept out of line: the fast scanners' rare fallback.
+    @inline(never)
+    static func scanDoubleOutlined(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Double? {
+        scanDouble(&cursor, end, padded: true)
+    }
+
+    /// ``scanInt64(_:_:padded:)`` (padded), kept out of line: the fast scanner's rare fallback.
+    @inline(never)
+    static func scanInt64Outlined(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
+        scanInt64(&cursor, end, padded: true)
     }
 
     /// The 8 bytes at `p` as a little-endian word (unaligned load).
