@@ -46,6 +46,7 @@ final class RecordingBlockSplitter {
             }
             if n == 0 { atEOF = true } else { count += n }
         }
+        block.zeroSlack(after: count)
         if let last = block.lastNewline(in: count) {
             pending = block.bytes(from: last + 1, count: count - last - 1)
             return .lines(count: last + 1)

@@ -15,11 +15,17 @@ final class RecordingByteBlock {
     /// The allocation (`capacity + slack` bytes).
     let base: UnsafeMutablePointer<UInt8>
 
-    /// Allocates a zeroed block.
+    /// Allocates a block (only the slack is initialised here; see ``zeroSlack(after:)``).
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity + Self.slack)
-        base.initialize(repeating: 0, count: capacity + Self.slack)
+        (base + capacity).initialize(repeating: 0, count: Self.slack)
+    }
+
+    /// Zeroes the `slack` bytes after the first `count` bytes (the data just filled), so that the
+    /// scanners' loads past the data read defined bytes. Cheaper than zeroing the whole block.
+    func zeroSlack(after count: Int) {
+        (base + count).initialize(repeating: 0, count: min(Self.slack, capacity + Self.slack - count))
     }
 
     deinit { base.deallocate() }

@@ -16,8 +16,7 @@ final class RecordingLineBuffer {
         case tooLong
     }
 
-    /// Bytes allocated after `capacity`: any 16-byte load starting before the end of a line is
-    /// inside the allocation (the CSV scanners' `padded` mode relies on it).
+    /// Bytes allocated after `capacity` (zeroed).
     static let slack = 64
 
     private let file: RecordingFile
@@ -34,9 +33,9 @@ final class RecordingLineBuffer {
     init(file: RecordingFile, capacity: Int) {
         self.file = file
         self.capacity = max(capacity, 64)
-        // Slack after the data so that 8-byte loads starting inside a line stay in the allocation.
+        // Header lines are only searched with memchr within the data read; the slack is kept zeroed.
         self.storage = .allocate(capacity: self.capacity + Self.slack)
-        self.storage.initialize(repeating: 0, count: self.capacity + Self.slack)
+        (self.storage + self.capacity).initialize(repeating: 0, count: Self.slack)
     }
 
     deinit { storage.deallocate() }
