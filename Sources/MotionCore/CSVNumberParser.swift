@@ -159,14 +159,62 @@ enum CSVNumberParser {
             let v = Double(Int64(bitPattern: mantissa)) / powersOfTen[fractionDigits]
             return Double(bitPattern: v.bitPattern | signBit)
         }
-        #if arch(x86_64) && !os(Windows)
-        let v = Float80(mantissa) / powersOfTen80[fractionDigits]
-        if v.significandBitPattern & 0x7FF != 0x400 {
-            return Double(bitPattern: Double(v).bitPattern | signBit)
-        }
-        #endif
-        return slowParse(c, e)
+        if fractionDigits == 0 { return slowParse(c, e) }  // an integer of more than 53 bits: rare
+        return Double(bitPattern: eiselLemire(mantissa, negativeExponent: fractionDigits).bitPattern | signBit)
     }
+
+    /// The double nearest to `m × 10^-k` (ties to even) for `m > 0` and `1 <= k <= 19`, by the
+    /// Eisel–Lemire algorithm (D. Lemire, "Number Parsing at a Gigabyte per Second", 2021): `m` is
+    /// normalised and multiplied by a 128-bit approximation of `5^-k` (one or two 64×64-bit
+    /// products), which gives the 53-bit significand and its rounding; for these exponents the
+    /// approximation is always sufficient (Mushtak & Lemire, "Fast Number Parsing Without
+    /// Fallback", 2023) and exact ties, possible only for `k <= 4`, are detected.
+    /// Multiplications only: no division, no x87. Kept out of line so the common path stays small.
+    /// - Complexity: O(1).
+    @inline(never)
+    static func eiselLemire(_ m: UInt64, negativeExponent k: Int) -> Double {
+        let lz = m.leadingZeroBitCount
+        let w = m << UInt64(lz)
+        let (high5, low5) = powersOfFiveInverse128[k]
+        var (hi, lo) = w.multipliedFullWidth(by: high5)
+        if hi & 0x1FF == 0x1FF {  // the low bits may be off: refine with the next 64 bits of 5^-k
+            let (h2, _) = w.multipliedFullWidth(by: low5)
+            let (sum, carry) = lo.addingReportingOverflow(h2)
+            lo = sum
+            if carry { hi &+= 1 }
+        }
+        let upper = Int(hi >> 63)
+        let shift = UInt64(upper + 64 - 52 - 3)
+        var significand = hi >> shift
+        var exponent = ((-k * (152_170 + 65_536)) >> 16) + 63 + upper - lz + 1023
+        if lo <= 1 && k <= 4 && significand & 3 == 1 && significand << shift == hi {
+            significand &= ~1  // exactly halfway: round to even
+        }
+        significand += significand & 1
+        significand >>= 1
+        if significand >= (2 << 52) {
+            significand = 1 << 52
+            exponent += 1
+        }
+        significand &= ~(1 << 52)
+        return Double(bitPattern: UInt64(exponent) << 52 | significand)
+    }
+
+    /// `5^-k` for k = 0...19 as 128-bit values `⌊2^(127+⌈log2 5^k⌉) / 5^k⌋ + 1` (high, low words),
+    /// as in the Eisel–Lemire / fast_float tables (entry 0 unused).
+    static let powersOfFiveInverse128: [(UInt64, UInt64)] = [
+        (0, 0),
+        (0xcccc_cccc_cccc_cccc, 0xcccc_cccc_cccc_cccd), (0xa3d7_0a3d_70a3_d70a, 0x3d70_a3d7_0a3d_70a4),
+        (0x8312_6e97_8d4f_df3b, 0x645a_1cac_0831_26ea), (0xd1b7_1758_e219_652b, 0xd3c3_6113_404e_a4a9),
+        (0xa7c5_ac47_1b47_8423, 0x0fcf_80dc_3372_1d54), (0x8637_bd05_af6c_69b5, 0xa63f_9a49_c2c1_b110),
+        (0xd6bf_94d5_e57a_42bc, 0x3d32_9076_0469_1b4d), (0xabcc_7711_8461_cefc, 0xfdc2_0d2b_36ba_7c3e),
+        (0x8970_5f41_36b4_a597, 0x3168_0a88_f895_3031), (0xdbe6_fece_bded_d5be, 0xb573_440e_5a88_4d1c),
+        (0xafeb_ff0b_cb24_aafe, 0xf78f_69a5_1539_d749), (0x8cbc_cc09_6f50_88cb, 0xf93f_87b7_442e_45d4),
+        (0xe12e_1342_4bb4_0e13, 0x2865_a5f2_06b0_6fba), (0xb424_dc35_095c_d80f, 0x5384_84c1_9ef3_8c95),
+        (0x901d_7cf7_3ab0_acd9, 0x0f9d_3701_4bf6_0a11), (0xe695_94be_c44d_e15b, 0x4c2e_be68_7989_a9b4),
+        (0xb877_aa32_36a4_b449, 0x09be_feb9_fad4_87c3), (0x9392_ee8e_921d_5d07, 0x3aff_322e_6243_9fd0),
+        (0xec1e_4a7d_b695_61a5, 0x2b31_e9e3_d06c_32e6),
+    ]
 
     /// Scans a timestamp field `[+-]digits` (at most 19 digits, ending within 24 bytes) into an
     /// `Int64` like ``scanInt64(_:_:padded:)``, finding its end from one 24-byte window (see

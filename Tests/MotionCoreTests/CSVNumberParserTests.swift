@@ -213,4 +213,35 @@ private func parseField(_ s: String, terminator: String = ",") -> (Double, Int)?
     func fieldScannerRejects(_ text: String) {
         if let (_, used) = parseField(text) { #expect(used != text.utf8.count, "\(text) accepted") }
     }
+
+    /// Eisel–Lemire (mantissas above 2^53, exponents -1...-19) against the standard library, bit
+    /// for bit, including exact ties between two doubles (round to even) and their neighbours.
+    @Test func eiselLemireMatchesStandardLibrary() {
+        var rng = SplitMix64(seed: 29)
+        for i in 0..<200_000 {
+            let k = Int(rng.next() % 19) + 1
+            var m = rng.next() % 10_000_000_000_000_000_000
+            if i % 2 == 0 { m = (1 << 53) + rng.next() % ((1 << 63) - (1 << 53)) }
+            if m == 0 { continue }
+            let reference = Double("\(m)e-\(k)")!
+            let ours = CSVNumberParser.eiselLemire(m, negativeExponent: k)
+            guard ours.bitPattern == reference.bitPattern else {
+                Issue.record("\(m)e-\(k): \(ours) vs \(reference)")
+                return
+            }
+        }
+        // Ties: odd / 2^k with a 54-bit odd numerator is exactly halfway between two doubles, and
+        // equals m × 10^-k for m = odd × 5^k (fits in 64 bits for k <= 4).
+        for k in 1...4 {
+            var five: UInt64 = 1
+            for _ in 0..<k { five *= 5 }
+            for j in UInt64(0)..<2000 {
+                let tie = ((1 << 53) + 2 * j + 1) * five
+                for m in [tie, tie + 1, tie - 1] {
+                    let reference = Double("\(m)e-\(k)")!
+                    #expect(CSVNumberParser.eiselLemire(m, negativeExponent: k).bitPattern == reference.bitPattern, "\(m)e-\(k)")
+                }
+            }
+        }
+    }
 }
