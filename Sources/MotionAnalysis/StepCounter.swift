@@ -49,6 +49,7 @@ public struct StepCounter: Sendable {
     private var gridOrigin = 0.0
     // Filter and peak detection.
     private var filter = BandPassFilter()
+    private var history = StepSignalHistory()
     private var x1 = 0.0, x2 = 0.0
     private var filtered = 0
     private var trough = 0.0
@@ -164,6 +165,7 @@ public struct StepCounter: Sendable {
     private mutating func restart(origin: Double) {
         gridOrigin = origin
         filter.reset()
+        history.reset()
         x1 = 0; x2 = 0; filtered = 0
         trough = 0
         hasPending = false
@@ -175,6 +177,7 @@ public struct StepCounter: Sendable {
     @inline(__always)
     private mutating func feed(_ j: Int64, _ value: Double, into steps: inout [Int64]) {
         let x = filter.step(value - gridOrigin)
+        history.push(x)
         filtered += 1
         if filtered >= 3 {
             // Evaluate grid point j-1 (value x1): now its right neighbour x is known.
@@ -287,6 +290,14 @@ public struct StepCounter: Sendable {
         }
         guard confirmedRun > 0 else { return }
         let medianInterval = held.medianInterval(ofLast: confirmedRun)
+        if c.minPeriodicity > 0 {
+            // Scale-free periodicity gate: the band-passed signal of the last `periodicityWindow`
+            // must repeat with the run's step period (or stride, twice it).
+            let periodicity = history.periodicity(period: medianInterval / Double(Self.gridPeriod),
+                                                  tolerance: c.periodicityTolerance,
+                                                  window: Int(c.periodicityWindow / Self.gridPeriod))
+            if periodicity < c.minPeriodicity { return }
+        }
         // Confirmed: release every held candidate with its own timestamp.
         for i in 0..<held.count { steps.append(held.time(i)) }
         count += held.count
