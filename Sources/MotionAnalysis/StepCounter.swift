@@ -1,5 +1,11 @@
 import MotionCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A streaming step counter: fed batches of accelerometer samples, it appends the timestamp of
 /// every counted step. It never reads a clock (time comes only from sample timestamps), does no
 /// I/O, and its output (count and every timestamp) is identical for any split of the stream into
@@ -32,6 +38,9 @@ public struct StepCounter: Sendable {
 
     /// The parameters in use.
     public let configuration: StepCounterConfiguration
+    /// The periodicity a run needs over `periodicityWindow`: `minPeriodicity` rescaled from the
+    /// reference window with Fisher's z (see ``StepCounterConfiguration/periodicityThreshold``).
+    private let periodicityThreshold: Double
     /// Steps counted so far.
     public private(set) var count = 0
     /// Samples consumed so far.
@@ -67,6 +76,7 @@ public struct StepCounter: Sendable {
     public init(configuration: StepCounterConfiguration = StepCounterConfiguration()) throws(StepCounterError) {
         try configuration.validate()
         self.configuration = configuration
+        self.periodicityThreshold = configuration.periodicityThreshold
     }
 
     /// Consumes one delivered batch, appending counted step timestamps (ns) to `steps`.
@@ -296,7 +306,7 @@ public struct StepCounter: Sendable {
             let periodicity = history.periodicity(period: medianInterval / Double(Self.gridPeriod),
                                                   tolerance: c.periodicityTolerance,
                                                   window: Int(c.periodicityWindow / Self.gridPeriod))
-            if periodicity < c.minPeriodicity { return }
+            if periodicity < periodicityThreshold { return }
         }
         // Confirmed: release every held candidate with its own timestamp.
         for i in 0..<held.count { steps.append(held.time(i)) }
