@@ -220,8 +220,9 @@ public struct StepCounter: Sendable {
     /// strong and a weaker level (one arm swing or one leg per stride dominates): intervals
     /// regular (`alternatingIntervalRatio`), each of the two interleaved subsequences very regular in swing,
     /// the stronger one at least `minAmplitude`.
-    private func isAlternatingRun(count k: Int) -> Bool {
-        let c = configuration
+    /// (Static, taking only what it reads: a method on the whole counter would make the compiler
+    /// copy the counter, signal history included, at every call.)
+    private static func isAlternatingRun(_ held: StepHoldBuffer, count k: Int, _ c: StepCounterConfiguration) -> Bool {
         let first = held.count - k
         var minD = Int64.max, maxD = Int64.min
         var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
@@ -295,7 +296,7 @@ public struct StepCounter: Sendable {
                 break
             }
         }
-        if confirmedRun == 0 && c.alternatingRuns && held.count >= c.confirmationSteps && isAlternatingRun(count: c.confirmationSteps) {
+        if confirmedRun == 0 && c.alternatingRuns && held.count >= c.confirmationSteps && Self.isAlternatingRun(held, count: c.confirmationSteps, c) {
             confirmedRun = c.confirmationSteps
         }
         guard confirmedRun > 0 else { return }

@@ -31,33 +31,56 @@ struct StepSignalHistory: Sendable {
     /// Normalised autocorrelation at lag `lag` over the newest `window` values (0 when there are
     /// fewer than 8 pairs or no energy).
     /// - Complexity: O(window).
-    func autocorrelation(lag: Int, window: Int) -> Double {
-        let w = Swift.min(window, Swift.min(count, Self.capacity))
-        let pairs = w - lag
-        guard lag > 0, pairs >= 8 else { return 0 }
-        var sab = 0.0, saa = 0.0, sbb = 0.0
-        for i in 0..<pairs {
-            let a = value(ago: i)
-            let b = value(ago: i + lag)
-            sab += a * b; saa += a * a; sbb += b * b
-        }
-        let d = (saa * sbb).squareRoot()
-        return d > 0 ? sab / d : 0
+    mutating func autocorrelation(lag: Int, window: Int) -> Double {
+        bestCorrelation(window: window, lagRanges: (lag, lag), (1, 0))
     }
 
     /// The highest normalised autocorrelation at the lags within ±`tolerance` (a fraction) of
     /// `period` grid points and of twice `period` (one stride: an arm swing or a dominant leg
     /// repeats every two steps), over the newest `window` values.
-    /// - Complexity: O(window × period × tolerance).
-    func periodicity(period: Double, tolerance: Double, window: Int) -> Double {
-        var best = 0.0
-        for multiple in 1...2 {
-            let centre = period * Double(multiple)
-            let lo = Swift.max(1, Int((centre * (1 - tolerance)).rounded(.down)))
-            let hi = Int((centre * (1 + tolerance)).rounded(.up))
-            if lo > hi { continue }
-            for lag in lo...hi { best = Swift.max(best, autocorrelation(lag: lag, window: window)) }
+    /// - Complexity: O(window × (1 + period × tolerance)). (`mutating` only so that the stored
+    ///   values are read in place instead of copied; they are not changed.)
+    mutating func periodicity(period: Double, tolerance: Double, window: Int) -> Double {
+        func lags(_ centre: Double) -> (Int, Int) {
+            (Swift.max(1, Int((centre * (1 - tolerance)).rounded(.down))), Int((centre * (1 + tolerance)).rounded(.up)))
         }
-        return best
+        return bestCorrelation(window: window, lagRanges: lags(period), lags(2 * period))
+    }
+
+    /// The largest r(lag) for lag in either closed range (an empty range when lo > hi). The window
+    /// is unwrapped once, oldest first, into stack scratch with running sums of squares, so each
+    /// lag costs one multiply-add per pair.
+    private mutating func bestCorrelation(window: Int, lagRanges first: (Int, Int), _ second: (Int, Int)) -> Double {
+        let w = Swift.max(0, Swift.min(window, Swift.min(count, Self.capacity)))
+        let newest = count
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * Self.capacity + 1) { scratch -> Double in
+            let linear = scratch.baseAddress!
+            let squares = linear + Self.capacity   // squares[i] = sum of the squares of linear[0..<i]
+            withUnsafeBytes(of: &values) { raw in
+                let v = raw.assumingMemoryBound(to: Double.self)
+                var sum = 0.0
+                squares[0] = 0
+                for i in 0..<w {
+                    let x = v[(newest - w + i) & (Self.capacity - 1)]
+                    linear[i] = x
+                    sum += x * x
+                    squares[i + 1] = sum
+                }
+            }
+            var best = 0.0
+            for range in 0..<2 {
+                let (lo, hi) = range == 0 ? first : second
+                if lo > hi { continue }
+                for lag in Swift.max(1, lo)...Swift.max(1, hi) {
+                    let pairs = w - lag
+                    if pairs < 8 { break }
+                    var sab = 0.0
+                    for i in 0..<pairs { sab += linear[i] * linear[i + lag] }
+                    let d = (squares[pairs] * (squares[w] - squares[lag])).squareRoot()
+                    if d > 0 { best = Swift.max(best, sab / d) }
+                }
+            }
+            return best
+        }
     }
 }
