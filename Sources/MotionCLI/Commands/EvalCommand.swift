@@ -35,6 +35,7 @@ enum EvalCommand {
                 .flag("check", help: "Exit with status 1 when a target is not met."),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
                 .option("sweep", value: "NAME=V1,V2,...", help: "Instead of tables, one summary line per value of a parameter (repeatable).", repeated: true),
+                .option("amplitude-scale", value: "K", help: "Robustness experiment: scale every recording's motion (acceleration minus its mean) by K before counting (default 1)."),
                 .flag("sensitivity", help: "Instead of tables, one summary line per key parameter at 0.7, 0.8, 1.2 and 1.3 times its value (for minPeriodicity: 1 - value scaled)."),
             ],
             run: { args, io in
@@ -45,10 +46,12 @@ enum EvalCommand {
                 let errIO = io
                 var config = StepCounterConfiguration()
                 for p in args.strings("param") { try config.set(p) }
+                let scale = try args.double("amplitude-scale", in: 0.01...100) ?? 1
                 let sweeps = try args.strings("sweep").map(parseSweep) + (args.flag("sensitivity") ? sensitivitySweeps(config) : [])
                 if !sweeps.isEmpty {
-                    io.out("base: " + (args.strings("param").isEmpty ? "defaults" : args.strings("param").joined(separator: " ")))
-                    io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: config).run(), label: "base"))
+                    io.out("base: " + (args.strings("param").isEmpty ? "defaults" : args.strings("param").joined(separator: " "))
+                           + (scale != 1 ? ", amplitude scale \(StepFormatting.jsonNumber(scale))" : ""))
+                    io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: config, amplitudeScale: scale).run(), label: "base"))
                     for (name, values) in sweeps {
                         for v in values {
                             var c = config
@@ -57,12 +60,12 @@ enum EvalCommand {
                                 io.out(pad(assignment, 30) + " invalid: \(error)")
                                 continue
                             }
-                            io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: c).run(), label: assignment))
+                            io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: c, amplitudeScale: scale).run(), label: assignment))
                         }
                     }
                     return
                 }
-                let results = try StepDatasetEvaluation(directory: dir, configuration: config).run(progress: { p in
+                let results = try StepDatasetEvaluation(directory: dir, configuration: config, amplitudeScale: scale).run(progress: { p in
                     if errIO.stderrIsTerminal { errIO.writeErr("\r\u{1B}[K\(p)") }
                 })
                 if io.stderrIsTerminal { io.writeErr("\r\u{1B}[K") }
