@@ -70,6 +70,7 @@ public struct StepCounter: Sendable {
     private var walking = false
     private var lastCounted = Int64.min
     private var period = 0.0
+    private var stepsSinceCheck = 0
 
     /// Creates a counter.
     /// - Throws: ``StepCounterError/invalidConfiguration(_:)``.
@@ -249,7 +250,19 @@ public struct StepCounter: Sendable {
             // Once walking, weaker candidates count if they keep the rhythm (not much earlier than
             // the period) — hysteresis, so alternate weak steps at the wrist are not lost.
             if amplitude < c.minAmplitude && d < c.continuationMinPhase * period { return }
-            if d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period) {
+            var inRhythm = d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period)
+            if inRhythm && c.minWalkingPeriodicity > 0 {
+                // Every few steps, check that the motion still repeats (a walk does; sway in a
+                // vehicle, whose peaks can keep a step-like rhythm for minutes, does not).
+                stepsSinceCheck += 1
+                if stepsSinceCheck >= c.walkingCheckSteps {
+                    stepsSinceCheck = 0
+                    let p = history.periodicity(period: period / Double(Self.gridPeriod), tolerance: c.periodicityTolerance,
+                                                window: Int(c.periodicityWindow / Self.gridPeriod))
+                    if p < c.minWalkingPeriodicity { inRhythm = false }
+                }
+            }
+            if inRhythm {
                 if c.fillMissedSteps && d >= 1.6 * period {
                     // About two periods since the last step: one step in the rhythm left no clear peak
                     // (common at the wrist); count it half-way.
@@ -314,6 +327,7 @@ public struct StepCounter: Sendable {
         count += held.count
         lastCounted = held.time(held.count - 1)
         period = medianInterval
+        stepsSinceCheck = 0
         held.removeAll()
         walking = true
     }

@@ -67,6 +67,11 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     /// The window (ns) over which periodicity is measured, ending at the newest signal value
     /// (0.4–5.12 s; 2.5 s holds 4–5 steps of ordinary walking).
     public var periodicityWindow: Int64 = 2_500_000_000
+    /// While walking, every `walkingCheckSteps` steps the periodicity (same window and lags) must
+    /// stay at least this, or the walk ends and must be confirmed again (0 disables the check).
+    public var minWalkingPeriodicity: Double = 0
+    /// How often (in counted steps) the walking periodicity is checked.
+    public var walkingCheckSteps: Int = 4
     /// The window length (2.5 s) at which `minPeriodicity` applies as it is.
     public static let periodicityReferenceWindow: Int64 = 2_500_000_000
 
@@ -123,6 +128,8 @@ public struct StepCounterConfiguration: Sendable, Equatable {
         if periodicityWindow < 10 * 40_000_000 || periodicityWindow > Int64(StepSignalHistory.capacity) * 40_000_000 {
             throw .invalidConfiguration("periodicityWindow must be in 0.4...\(Double(StepSignalHistory.capacity) * 0.04) s")
         }
+        if !(minWalkingPeriodicity.isFinite && minWalkingPeriodicity >= 0 && minWalkingPeriodicity <= 1) { throw .invalidConfiguration("minWalkingPeriodicity must be in [0, 1]") }
+        if walkingCheckSteps < 1 { throw .invalidConfiguration("walkingCheckSteps must be >= 1") }
         if !(periodicityTolerance.isFinite && periodicityTolerance >= 0 && periodicityTolerance < 0.5) { throw .invalidConfiguration("periodicityTolerance must be in [0, 0.5)") }
         if maxInputGap <= 0 { throw .invalidConfiguration("maxInputGap must be > 0") }
     }

@@ -47,7 +47,8 @@ struct StepSignalHistory: Sendable {
         return bestCorrelation(window: window, lagRanges: lags(period), lags(2 * period))
     }
 
-    /// The largest r(lag) for lag in either closed range (an empty range when lo > hi). The window
+    /// The largest r(lag) for lag in either closed range (an empty range when lo > hi); 0 when no
+    /// lag has 8 pairs. The window
     /// is unwrapped once, oldest first, into stack scratch with running sums of squares, so each
     /// lag costs one multiply-add per pair.
     private mutating func bestCorrelation(window: Int, lagRanges first: (Int, Int), _ second: (Int, Int)) -> Double {
@@ -67,7 +68,7 @@ struct StepSignalHistory: Sendable {
                     squares[i + 1] = sum
                 }
             }
-            var best = 0.0
+            var best = -Double.infinity
             for range in 0..<2 {
                 let (lo, hi) = range == 0 ? first : second
                 if lo > hi { continue }
@@ -77,10 +78,10 @@ struct StepSignalHistory: Sendable {
                     var sab = 0.0
                     for i in 0..<pairs { sab += linear[i] * linear[i + lag] }
                     let d = (squares[pairs] * (squares[w] - squares[lag])).squareRoot()
-                    if d > 0 { best = Swift.max(best, sab / d) }
+                    best = Swift.max(best, d > 0 ? sab / d : 0)
                 }
             }
-            return best
+            return best == -.infinity ? 0 : best
         }
     }
 }

@@ -32,6 +32,8 @@ extension StepCounterConfiguration {
         case "maxGapInPeriods": maxGapInPeriods = v
         case "maxInputGap": maxInputGap = ns
         case "minPeriodicity": minPeriodicity = v
+        case "minWalkingPeriodicity": minWalkingPeriodicity = v
+        case "walkingCheckSteps": walkingCheckSteps = Int(v)
         case "periodicityWindow": periodicityWindow = ns
         case "periodicityTolerance": periodicityTolerance = v
         default:
@@ -41,7 +43,7 @@ extension StepCounterConfiguration {
     }
 
     /// The names `set(_:)` accepts.
-    static let parameterNames = ["minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity",
+    static let parameterNames = ["minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity", "minWalkingPeriodicity", "walkingCheckSteps",
                                  "periodicityWindow", "periodicityTolerance", "weakRunIntervalRatio",
                                  "weakRunAmplitudeRatio", "maxIntervalRatio", "maxAmplitudeRatio",
                                  "alternatingIntervalRatio", "continuationMinPhase", "confirmationSteps",
@@ -75,6 +77,8 @@ extension StepCounterConfiguration {
         case "maxGapInPeriods": return maxGapInPeriods
         case "maxInputGap": return s(maxInputGap)
         case "minPeriodicity": return minPeriodicity
+        case "minWalkingPeriodicity": return minWalkingPeriodicity
+        case "walkingCheckSteps": return Double(walkingCheckSteps)
         case "periodicityWindow": return s(periodicityWindow)
         case "periodicityTolerance": return periodicityTolerance
         default: return nil
