@@ -1,11 +1,5 @@
 import MotionCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A streaming step counter: fed batches of accelerometer samples, it appends the timestamp of
 /// every counted step. It never reads a clock (time comes only from sample timestamps), does no
 /// I/O, and its output (count and every timestamp) is identical for any split of the stream into
@@ -38,9 +32,8 @@ public struct StepCounter: Sendable {
 
     /// The parameters in use.
     public let configuration: StepCounterConfiguration
-    /// The periodicity a run needs over `periodicityWindow`: `minPeriodicity` rescaled from the
-    /// reference window with Fisher's z (see ``StepCounterConfiguration/periodicityThreshold``).
-    private let periodicityThreshold: Double
+    /// ``StepCounterConfiguration/periodicityReferenceWindow`` in grid points.
+    static let referenceWindowGrid = Int(StepCounterConfiguration.periodicityReferenceWindow / gridPeriod)
     /// Steps counted so far.
     public private(set) var count = 0
     /// Samples consumed so far.
@@ -77,7 +70,6 @@ public struct StepCounter: Sendable {
     public init(configuration: StepCounterConfiguration = StepCounterConfiguration()) throws(StepCounterError) {
         try configuration.validate()
         self.configuration = configuration
-        self.periodicityThreshold = configuration.periodicityThreshold
     }
 
     /// Consumes one delivered batch, appending counted step timestamps (ns) to `steps`.
@@ -258,7 +250,8 @@ public struct StepCounter: Sendable {
                 if stepsSinceCheck >= c.walkingCheckSteps {
                     stepsSinceCheck = 0
                     let p = history.periodicity(period: period / Double(Self.gridPeriod), tolerance: c.periodicityTolerance,
-                                                window: Int(c.periodicityWindow / Self.gridPeriod))
+                                                window: Int(c.periodicityWindow / Self.gridPeriod),
+                                                referenceWindow: Self.referenceWindowGrid)
                     if p < c.minWalkingPeriodicity { inRhythm = false }
                 }
             }
@@ -319,8 +312,9 @@ public struct StepCounter: Sendable {
             // must repeat with the run's step period (or stride, twice it).
             let periodicity = history.periodicity(period: medianInterval / Double(Self.gridPeriod),
                                                   tolerance: c.periodicityTolerance,
-                                                  window: Int(c.periodicityWindow / Self.gridPeriod))
-            if periodicity < periodicityThreshold { return }
+                                                  window: Int(c.periodicityWindow / Self.gridPeriod),
+                                                  referenceWindow: Self.referenceWindowGrid)
+            if periodicity < c.minPeriodicity { return }
         }
         // Confirmed: release every held candidate with its own timestamp.
         for i in 0..<held.count { steps.append(held.time(i)) }

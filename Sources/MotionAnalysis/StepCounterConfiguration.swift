@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The few, physically motivated parameters of ``StepCounter``.
 ///
 /// The defaults were chosen on aggregate error over whole data sets (phone walks, wrist walks and
@@ -59,10 +53,12 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     /// Once walking, a gap longer than this many step periods ends the walk.
     public var maxGapInPeriods: Double = 2.5
     /// Periodicity gate: a run confirms walking only if the band-passed signal over the last
-    /// `periodicityWindow` repeats with the run's step period or twice it, with a normalised
-    /// autocorrelation of at least this over a window of ``periodicityReferenceWindow``
-    /// (scale-free; 0 disables the gate). Other windows use the same significance (Fisher's z,
-    /// see ``periodicityThreshold``).
+    /// `periodicityWindow` repeats with the run's step period or twice it: normalised
+    /// autocorrelation at least this (scale-free; 0 disables the gate). The value applies as it is
+    /// to a window of ``periodicityReferenceWindow``; over another window the measured correlation
+    /// is first converted to the one with the same statistical evidence (equal Fisher z-score
+    /// atanh(r)·√(pairs − 3)), so that a short window, where a chance rhythm is likelier, needs a
+    /// higher correlation and a long one, where real cadence drifts, a lower one.
     public var minPeriodicity: Double = 0.85
     /// The window (ns) over which periodicity is measured, ending at the newest signal value
     /// (0.4–5.12 s; 2.5 s holds 4–5 steps of ordinary walking).
@@ -72,22 +68,8 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     public var minWalkingPeriodicity: Double = 0
     /// How often (in counted steps) the walking periodicity is checked.
     public var walkingCheckSteps: Int = 4
-    /// The window length (2.5 s) at which `minPeriodicity` applies as it is.
+    /// The window length (2.5 s) at which `minPeriodicity` applies as it is (see `minPeriodicity`).
     public static let periodicityReferenceWindow: Int64 = 2_500_000_000
-
-    /// The autocorrelation required over `periodicityWindow`: the value whose Fisher z
-    /// (atanh ρ) scaled by √(window / reference) equals that of `minPeriodicity`, i.e.
-    /// `tanh(atanh(minPeriodicity) · √(reference / window))`. A short window (few pairs, where a
-    /// chance rhythm is likelier) needs a higher correlation, a long one (where real cadence drifts)
-    /// a lower one — the same statistical evidence either way.
-    public var periodicityThreshold: Double {
-        guard minPeriodicity > 0 else { return 0 }
-        if minPeriodicity >= 1 { return 1 }
-        let scale = (Double(Self.periodicityReferenceWindow) / Double(periodicityWindow)).squareRoot()
-        // ((1+ρ)/(1−ρ))^s = exp(2 s atanh ρ); back through tanh.
-        let q = pow((1 + minPeriodicity) / (1 - minPeriodicity), scale)
-        return (q - 1) / (q + 1)
-    }
 
     /// Lags within ± this fraction of the step period (and of twice it) are tried.
     public var periodicityTolerance: Double = 0.15

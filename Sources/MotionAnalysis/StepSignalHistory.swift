@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The last ``capacity`` values of the step counter's band-passed 25 Hz signal, stored inline (no
 /// allocation), and the scale-free periodicity measure computed from them.
 ///
@@ -37,21 +43,25 @@ struct StepSignalHistory: Sendable {
 
     /// The highest normalised autocorrelation at the lags within ±`tolerance` (a fraction) of
     /// `period` grid points and of twice `period` (one stride: an arm swing or a dominant leg
-    /// repeats every two steps), over the newest `window` values.
+    /// repeats every two steps), over the newest `window` values. With `referenceWindow` > 0,
+    /// each lag's correlation r over n pairs is expressed as the correlation with the same Fisher
+    /// z-score over the pairs of a `referenceWindow`-long window, tanh(atanh(r)·√((n − 3)/(n_ref − 3))),
+    /// so that one threshold means the same evidence for any window (lags without 8 reference
+    /// pairs are skipped).
     /// - Complexity: O(window × (1 + period × tolerance)). (`mutating` only so that the stored
     ///   values are read in place instead of copied; they are not changed.)
-    mutating func periodicity(period: Double, tolerance: Double, window: Int) -> Double {
+    mutating func periodicity(period: Double, tolerance: Double, window: Int, referenceWindow: Int = 0) -> Double {
         func lags(_ centre: Double) -> (Int, Int) {
             (Swift.max(1, Int((centre * (1 - tolerance)).rounded(.down))), Int((centre * (1 + tolerance)).rounded(.up)))
         }
-        return bestCorrelation(window: window, lagRanges: lags(period), lags(2 * period))
+        return bestCorrelation(window: window, lagRanges: lags(period), lags(2 * period), referenceWindow: referenceWindow)
     }
 
     /// The largest r(lag) for lag in either closed range (an empty range when lo > hi); 0 when no
     /// lag has 8 pairs. The window
     /// is unwrapped once, oldest first, into stack scratch with running sums of squares, so each
     /// lag costs one multiply-add per pair.
-    private mutating func bestCorrelation(window: Int, lagRanges first: (Int, Int), _ second: (Int, Int)) -> Double {
+    private mutating func bestCorrelation(window: Int, lagRanges first: (Int, Int), _ second: (Int, Int), referenceWindow: Int = 0) -> Double {
         let w = Swift.max(0, Swift.min(window, Swift.min(count, Self.capacity)))
         let newest = count
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * Self.capacity + 1) { scratch -> Double in
@@ -78,7 +88,16 @@ struct StepSignalHistory: Sendable {
                     var sab = 0.0
                     for i in 0..<pairs { sab += linear[i] * linear[i + lag] }
                     let d = (squares[pairs] * (squares[w] - squares[lag])).squareRoot()
-                    best = Swift.max(best, d > 0 ? sab / d : 0)
+                    var r = d > 0 ? sab / d : 0
+                    if referenceWindow > 0 && referenceWindow != w {
+                        // The correlation carrying the same evidence over the reference window:
+                        // equal Fisher z-score, atanh(r)·√(n − 3), with n the number of pairs.
+                        let referencePairs = referenceWindow - lag
+                        if referencePairs < 8 { continue }
+                        let c = Swift.min(Swift.max(r, -0.999_999), 0.999_999)
+                        r = tanh(atanh(c) * (Double(pairs - 3) / Double(referencePairs - 3)).squareRoot())
+                    }
+                    best = Swift.max(best, r)
                 }
             }
             return best == -.infinity ? 0 : best

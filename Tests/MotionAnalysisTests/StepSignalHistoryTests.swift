@@ -45,20 +45,24 @@ struct StepSignalHistoryTests {
         #expect(h.autocorrelation(lag: 5, window: 62) == 0)   // too few values after a reset
     }
 
-    @Test func thresholdKeepsTheSameSignificanceForOtherWindows() throws {
+    @Test func otherWindowsAreConvertedToTheSameEvidenceAsTheReference() throws {
+        var g = SeededGenerator(seed: 3)
+        var h = Self.history { sin(2 * .pi * Double($0) / 12) + Double.random(in: -0.8...0.8, using: &g) }
+        let lag = 12
+        // Over the reference window itself the measure is the plain correlation.
+        let raw62 = h.autocorrelation(lag: lag, window: 62)
+        #expect(abs(h.periodicity(period: 12, tolerance: 0, window: 62, referenceWindow: 62) - Swift.max(raw62, h.autocorrelation(lag: 24, window: 62))) < 1e-12)
+        // Over a shorter window (fewer pairs) the same correlation is weaker evidence, over a longer
+        // one stronger: equal Fisher z-score atanh(r)·√(pairs − 3).
+        for window in [45, 100] {
+            let raw = h.autocorrelation(lag: lag, window: window)
+            let expected = tanh(atanh(raw) * (Double(window - lag - 3) / Double(62 - lag - 3)).squareRoot())
+            let converted = h.periodicity(period: 12, tolerance: 0, window: window, referenceWindow: 62)
+            let stride = tanh(atanh(h.autocorrelation(lag: 24, window: window)) * (Double(window - 24 - 3) / Double(62 - 24 - 3)).squareRoot())
+            #expect(abs(converted - Swift.max(expected, stride)) < 1e-9)
+            if window < 62 { #expect(expected < raw) } else { #expect(expected > raw) }
+        }
         var c = StepCounterConfiguration()
-        c.minPeriodicity = 0.85
-        c.periodicityWindow = StepCounterConfiguration.periodicityReferenceWindow
-        #expect(abs(c.periodicityThreshold - 0.85) < 1e-12)
-        c.periodicityWindow = 2_000_000_000
-        let short = c.periodicityThreshold
-        c.periodicityWindow = 3_500_000_000
-        let long = c.periodicityThreshold
-        #expect(short > 0.85 && long < 0.85)
-        // Fisher z scales with the square root of the window length.
-        #expect(abs(atanh(short) * (2.0).squareRoot() - atanh(0.85) * (2.5).squareRoot()) < 1e-9)
-        c.minPeriodicity = 0
-        #expect(c.periodicityThreshold == 0)
         c.minPeriodicity = 1.5
         #expect(throws: StepCounterError.self) { try c.validate() }
     }
