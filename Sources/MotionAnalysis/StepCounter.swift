@@ -13,10 +13,13 @@ import MotionCore
 /// 2. **Band-pass** 0.5–2.5 Hz (causal Butterworth, ``BandPassFilter``) removes gravity and jitter.
 /// 3. **Candidates**: local maxima with their swing above the preceding trough; maxima closer
 ///    than the fastest plausible step are merged (largest wins).
-/// 4. **Rhythm**: candidates with a swing of at least ``StepCounterConfiguration/minAmplitude`` are
-///    held until a run of consecutive ones is regular (4 with bounded interval and swing ratios;
-///    or very regular gentle, slow, or strong/weak-alternating runs); then the held ones are
-///    released with their original timestamps and the counter is *walking*: each further
+/// 4. **Rhythm and periodicity**: candidates with a swing of at least
+///    ``StepCounterConfiguration/weakRunAmplitude`` are held until a run of consecutive ones is
+///    regular (4 with bounded interval and swing ratios; or slow, or strong/weak-alternating runs)
+///    *and* the band-passed signal repeats with the run's step or stride period (normalised
+///    autocorrelation, ``StepCounterConfiguration/minPeriodicity``: scale-free, so gentle walkers
+///    are not lost to a fixed swing threshold and vehicles, desk work or pedalling are rejected);
+///    then the held ones are released with their original timestamps and the counter is *walking*: each further
 ///    candidate within 2.5 step periods counts at once (weaker swings too, if in rhythm), and a gap
 ///    of about two periods counts the step that left no clear peak. Unconfirmed candidates expire
 ///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.

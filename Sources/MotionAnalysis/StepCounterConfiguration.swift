@@ -12,7 +12,7 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     /// A *strong* swing (peak minus preceding trough of the band-passed magnitude, m/s²). Strong
     /// runs may confirm in the short slow-walking and alternating forms, and while walking a
     /// weaker swing counts only if it keeps the rhythm. Since the periodicity gate, the targets
-    /// hold for any value from 1.3 to 3 (see `docs/step-counter.md`).
+    /// hold for any value from 1.2 to 4 (see `docs/step-counter.md`).
     public var minAmplitude: Double = 1.7
     /// Gentle walking: a run of candidates with swings of at least this much (m/s²) but below
     /// `minAmplitude` confirms walking if it is regular (the `weakRun` ratios) and periodic
