@@ -126,6 +126,7 @@ timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEM" -smp 1
     -no-reboot -nographic -nodefaults -serial stdio -monitor none \
     -kernel "$VMLINUZ" -initrd "$INITRD" -append "$APPEND" \
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+    -virtfs "local,path=$ROOT,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$RESULTS,mount_tag=results,security_model=none,multidevs=remap" \
     </dev/null >"$CONSOLE" 2>&1
 qrc=$?

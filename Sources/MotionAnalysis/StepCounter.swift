@@ -11,23 +11,32 @@ import MotionCore
 ///    200–400 Hz input is anti-aliased and 12.5 Hz input is linearly interpolated onto 25 Hz.
 ///    Gaps up to 1 s are bridged; longer gaps restart the analysis.
 /// 2. **Band-pass** 0.5–2.5 Hz (causal Butterworth, ``BandPassFilter``) removes gravity and jitter.
-/// 3. **Candidates**: local maxima whose swing above the preceding trough is at least
-///    ``StepCounterConfiguration/minAmplitude``; maxima closer than the fastest plausible step
-///    are merged (largest wins).
-/// 4. **Rhythm**: candidates are held until ``StepCounterConfiguration/confirmationSteps``
-///    consecutive ones are regular (interval and swing ratios bounded); then the held ones are
-///    released with their original timestamps and the counter is *walking*: each further candidate
-///    within 2.5 step periods counts at once. Unconfirmed candidates expire after
-///    ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
+/// 3. **Candidates**: local maxima with their swing above the preceding trough; maxima closer
+///    than the fastest plausible step are merged (largest wins).
+/// 4. **Rhythm and periodicity**: candidates with a swing of at least
+///    ``StepCounterConfiguration/weakRunAmplitude`` are held until a run of consecutive ones is
+///    regular (4 with bounded interval and swing ratios; or slow, or strong/weak-alternating runs)
+///    *and* the band-passed signal repeats with the run's step or stride period (normalised
+///    autocorrelation, ``StepCounterConfiguration/minPeriodicity``: scale-free, so gentle walkers
+///    are not lost to a fixed swing threshold and vehicles, desk work or pedalling are rejected);
+///    then the held ones are released with their original timestamps and the counter is *walking*: each further
+///    candidate within 2.5 step periods counts at once (weaker swings too, if in rhythm), and a gap
+///    of about two periods counts the step that left no clear peak. Unconfirmed candidates expire
+///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
 ///
-/// Bad input (empty batch, NaN/inf, timestamps not strictly increasing) throws
+/// Bad input (empty batch, NaN/inf, timestamps not strictly increasing or beyond ±2⁶² ns) throws
 /// ``StepCounterError`` and leaves the state unchanged.
 public struct StepCounter: Sendable {
+    /// Largest accepted |timestamp| (2⁶² ns, about 146 years): keeps all time arithmetic in range.
+    public static let timestampLimit: Int64 = 1 << 62
+
     /// The internal grid period: 40 ms (25 Hz).
     public static let gridPeriod: Int64 = 40_000_000
 
     /// The parameters in use.
     public let configuration: StepCounterConfiguration
+    /// ``StepCounterConfiguration/periodicityReferenceWindow`` in grid points.
+    static let referenceWindowGrid = Int(StepCounterConfiguration.periodicityReferenceWindow / gridPeriod)
     /// Steps counted so far.
     public private(set) var count = 0
     /// Samples consumed so far.
@@ -45,6 +54,7 @@ public struct StepCounter: Sendable {
     private var gridOrigin = 0.0
     // Filter and peak detection.
     private var filter = BandPassFilter()
+    private var history = StepSignalHistory()
     private var x1 = 0.0, x2 = 0.0
     private var filtered = 0
     private var trough = 0.0
@@ -56,6 +66,7 @@ public struct StepCounter: Sendable {
     private var walking = false
     private var lastCounted = Int64.min
     private var period = 0.0
+    private var stepsSinceCheck = 0
 
     /// Creates a counter.
     /// - Throws: ``StepCounterError/invalidConfiguration(_:)``.
@@ -91,6 +102,9 @@ public struct StepCounter: Sendable {
             let s = samples[i]
             if s.timestamp <= previous {
                 throw .timestampNotIncreasing(index: i, timestamp: s.timestamp, previous: previous)
+            }
+            if s.timestamp > Self.timestampLimit || s.timestamp < -Self.timestampLimit {
+                throw .timestampOutOfRange(index: i, timestamp: s.timestamp)
             }
             if !(s.accel.x.isFinite && s.accel.y.isFinite && s.accel.z.isFinite) {
                 throw .nonFiniteValue(index: i, timestamp: s.timestamp)
@@ -131,7 +145,12 @@ public struct StepCounter: Sendable {
 
     /// A bin is complete: emit it (and interpolated bins for a short gap) onto the grid.
     private mutating func closeBin(_ k: Int64, value v: Double, into steps: inout [Int64]) {
-        if gridIndex == Int64.min || (k - gridIndex) * Self.gridPeriod > configuration.maxInputGap {
+        if gridIndex == Int64.min || k - gridIndex > configuration.maxInputGap / Self.gridPeriod {
+            if hasPending {
+                // The signal stops here: the last candidate cannot be merged with anything later.
+                hasPending = false
+                accept(time: pendingTime, amplitude: pendingAmplitude, into: &steps)
+            }
             restart(origin: v)
             feed(k, v, into: &steps)
         } else {
@@ -152,6 +171,7 @@ public struct StepCounter: Sendable {
     private mutating func restart(origin: Double) {
         gridOrigin = origin
         filter.reset()
+        history.reset()
         x1 = 0; x2 = 0; filtered = 0
         trough = 0
         hasPending = false
@@ -163,6 +183,7 @@ public struct StepCounter: Sendable {
     @inline(__always)
     private mutating func feed(_ j: Int64, _ value: Double, into steps: inout [Int64]) {
         let x = filter.step(value - gridOrigin)
+        history.push(x)
         filtered += 1
         if filtered >= 3 {
             // Evaluate grid point j-1 (value x1): now its right neighbour x is known.
@@ -175,7 +196,7 @@ public struct StepCounter: Sendable {
             if x1 > x2 && x1 >= x {
                 let amplitude = x1 - trough
                 trough = x1
-                if amplitude >= configuration.minAmplitude {
+                if amplitude >= configuration.continuationAmplitude {
                     if !hasPending {
                         hasPending = true
                         pendingTime = t
@@ -191,12 +212,59 @@ public struct StepCounter: Sendable {
         x1 = x
     }
 
+    /// Whether the last `k` held candidates form a regular run whose swings alternate between a
+    /// strong and a weaker level (one arm swing or one leg per stride dominates): intervals
+    /// regular (`alternatingIntervalRatio`), each of the two interleaved subsequences very regular in swing,
+    /// the stronger one at least `minAmplitude`.
+    /// (Static, taking only what it reads: a method on the whole counter would make the compiler
+    /// copy the counter, signal history included, at every call.)
+    private static func isAlternatingRun(_ held: StepHoldBuffer, count k: Int, _ c: StepCounterConfiguration) -> Bool {
+        let first = held.count - k
+        var minD = Int64.max, maxD = Int64.min
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        for i in first..<held.count {
+            let a = held.amplitude(i)
+            if (i - first) % 2 == 0 { lo.0 = Swift.min(lo.0, a); hi.0 = Swift.max(hi.0, a) }
+            else { lo.1 = Swift.min(lo.1, a); hi.1 = Swift.max(hi.1, a) }
+            if i > first {
+                let d = held.time(i) - held.time(i - 1)
+                minD = Swift.min(minD, d); maxD = Swift.max(maxD, d)
+            }
+        }
+        return minD >= c.minStepInterval && maxD <= c.maxStepInterval
+            && Double(maxD) <= c.alternatingIntervalRatio * Double(minD)
+            && hi.0 <= c.weakRunAmplitudeRatio * lo.0 && hi.1 <= c.weakRunAmplitudeRatio * lo.1
+            && Swift.max(lo.0, lo.1) >= c.minAmplitude
+    }
+
     /// A candidate step (merged peak) is final: count it, hold it, or confirm a run.
     private mutating func accept(time t: Int64, amplitude: Double, into steps: inout [Int64]) {
         let c = configuration
         if walking {
             let d = Double(t - lastCounted)
-            if d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period) {
+            // Once walking, weaker candidates count if they keep the rhythm (not much earlier than
+            // the period) — hysteresis, so alternate weak steps at the wrist are not lost.
+            if amplitude < c.minAmplitude && d < c.continuationMinPhase * period { return }
+            var inRhythm = d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period)
+            if inRhythm && c.minWalkingPeriodicity > 0 {
+                // Every few steps, check that the motion still repeats (a walk does; sway in a
+                // vehicle, whose peaks can keep a step-like rhythm for minutes, does not).
+                stepsSinceCheck += 1
+                if stepsSinceCheck >= c.walkingCheckSteps {
+                    stepsSinceCheck = 0
+                    let p = history.periodicity(period: period / Double(Self.gridPeriod), tolerance: c.periodicityTolerance,
+                                                window: Int(c.periodicityWindow / Self.gridPeriod),
+                                                referenceWindow: Self.referenceWindowGrid)
+                    if p < c.minWalkingPeriodicity { inRhythm = false }
+                }
+            }
+            if inRhythm {
+                if c.fillMissedSteps && d >= 1.6 * period {
+                    // About two periods since the last step: one step in the rhythm left no clear peak
+                    // (common at the wrist); count it half-way.
+                    steps.append(lastCounted + (t - lastCounted) / 2)
+                    count += 1
+                }
                 steps.append(t)
                 count += 1
                 if d < 1.6 * period { period = 0.8 * period + 0.2 * d }
@@ -206,6 +274,7 @@ public struct StepCounter: Sendable {
             walking = false
             held.removeAll()
         }
+        if amplitude < c.weakRunAmplitude { return }
         held.append(time: t, amplitude: amplitude)
         while held.count > 0 && t - held.time(0) > c.maxHold { held.removeFirst() }
         // Find the shortest regular run ending at this candidate that is long enough: at least
@@ -222,41 +291,40 @@ public struct StepCounter: Sendable {
             minD = Swift.min(minD, d); maxD = Swift.max(maxD, d)
             minA = Swift.min(minA, a); maxA = Swift.max(maxA, a)
             n += 1
+            // Strong runs (every swing >= minAmplitude) may be moderately irregular; weaker runs
+            // (gentle walking) must be very regular.
+            let strong = minA >= c.minAmplitude
             guard minD >= c.minStepInterval, maxD <= c.maxStepInterval,
-                  Double(maxD) <= c.maxIntervalRatio * Double(minD),
-                  maxA <= c.maxAmplitudeRatio * minA else { break }
+                  Double(maxD) <= (strong ? c.maxIntervalRatio : c.weakRunIntervalRatio) * Double(minD),
+                  maxA <= (strong ? c.maxAmplitudeRatio : c.weakRunAmplitudeRatio) * minA else { break }
             if n >= c.confirmationSteps
-                || (n >= 3 && t - held.time(i) >= c.confirmationSpan
+                || (n >= 3 && strong && t - held.time(i) >= c.confirmationSpan
                     && Double(maxD) <= c.slowRunIntervalRatio * Double(minD)
                     && maxA <= c.slowRunAmplitudeRatio * minA) {
                 confirmedRun = n
                 break
             }
         }
+        if confirmedRun == 0 && c.alternatingRuns && held.count >= c.confirmationSteps && Self.isAlternatingRun(held, count: c.confirmationSteps, c) {
+            confirmedRun = c.confirmationSteps
+        }
         guard confirmedRun > 0 else { return }
-        let k = confirmedRun
-        let first = held.count - k
-        var intervals = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0),
-                         Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
-        for i in (first + 1)..<held.count {
-            let d = held.time(i) - held.time(i - 1)
-            withUnsafeMutableBytes(of: &intervals) { $0.storeBytes(of: d, toByteOffset: (i - first - 1) * 8, as: Int64.self) }
+        let medianInterval = held.medianInterval(ofLast: confirmedRun)
+        if c.minPeriodicity > 0 {
+            // Scale-free periodicity gate: the band-passed signal of the last `periodicityWindow`
+            // must repeat with the run's step period (or stride, twice it).
+            let periodicity = history.periodicity(period: medianInterval / Double(Self.gridPeriod),
+                                                  tolerance: c.periodicityTolerance,
+                                                  window: Int(c.periodicityWindow / Self.gridPeriod),
+                                                  referenceWindow: Self.referenceWindowGrid)
+            if periodicity < c.minPeriodicity { return }
         }
         // Confirmed: release every held candidate with its own timestamp.
         for i in 0..<held.count { steps.append(held.time(i)) }
         count += held.count
         lastCounted = held.time(held.count - 1)
-        period = withUnsafeMutableBytes(of: &intervals) { raw -> Double in
-            let p = raw.bindMemory(to: Int64.self)
-            let m = k - 1
-            // Insertion sort of the k-1 intervals (k <= 16).
-            for i in 1..<m {
-                let v = p[i]; var j = i - 1
-                while j >= 0 && p[j] > v { p[j + 1] = p[j]; j -= 1 }
-                p[j + 1] = v
-            }
-            return m % 2 == 1 ? Double(p[m / 2]) : 0.5 * Double(p[m / 2 - 1] + p[m / 2])
-        }
+        period = medianInterval
+        stepsSinceCheck = 0
         held.removeAll()
         walking = true
     }

@@ -40,4 +40,24 @@ struct StepHoldBuffer: Sendable {
 
     /// Drops every candidate.
     mutating func removeAll() { start = 0; count = 0 }
+
+    /// The median interval (ns) between consecutive candidates among the newest `k` (2 ≤ k ≤ count).
+    /// - Complexity: O(k²) with k ≤ 16 (insertion sort in inline storage, no allocation).
+    func medianInterval(ofLast k: Int) -> Double {
+        precondition(k >= 2 && k <= count)
+        var sorted = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0),
+                      Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
+        let m = k - 1
+        return withUnsafeMutableBytes(of: &sorted) { raw -> Double in
+            let p = raw.bindMemory(to: Int64.self)
+            let first = count - k
+            for n in 0..<m {
+                let v = time(first + n + 1) - time(first + n)
+                var j = n - 1
+                while j >= 0 && p[j] > v { p[j + 1] = p[j]; j -= 1 }
+                p[j + 1] = v
+            }
+            return m % 2 == 1 ? Double(p[m / 2]) : 0.5 * Double(p[m / 2 - 1] + p[m / 2])
+        }
+    }
 }

@@ -42,6 +42,24 @@ struct StepCounterInputTests {
         #expect(c.samplesProcessed == 2)
     }
 
+    @Test func extremeTimestampsAreRejectedOrHandled() throws {
+        var c = try StepCounter()
+        var steps: [Int64] = []
+        let g = Vector3(0, 0, 9.81)
+        #expect(throws: StepCounterError.timestampOutOfRange(index: 0, timestamp: Int64.min + 1)) {
+            try c.process([Sample(timestamp: Int64.min + 1, accel: g)], into: &steps)
+        }
+        #expect(StepCounterError.timestampOutOfRange(index: 0, timestamp: 0).description.contains("out of range"))
+        let limit = StepCounter.timestampLimit
+        try c.process([Sample(timestamp: -limit, accel: g), Sample(timestamp: -limit + 40_000_000, accel: g),
+                       Sample(timestamp: -limit + 80_000_000, accel: g), Sample(timestamp: 0, accel: g),
+                       Sample(timestamp: limit - 80_000_000, accel: g), Sample(timestamp: limit - 40_000_000, accel: g),
+                       Sample(timestamp: limit, accel: g)], into: &steps)
+        #expect(steps.isEmpty)
+        #expect(c.samplesProcessed == 7)
+        #expect(throws: StepCounterError.self) { try c.process([Sample(timestamp: Int64.max, accel: g)], into: &steps) }
+    }
+
     @Test func invalidConfigurationIsRejected() {
         var config = StepCounterConfiguration()
         config.confirmationSteps = 1

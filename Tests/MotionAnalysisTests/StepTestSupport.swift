@@ -38,7 +38,9 @@ enum SyntheticMotion {
 
     /// Walking at `stepHz` steps per second for `seconds`, sampled at `rateHz` with ±20 % timestamp
     /// jitter: a heel-strike pulse train along the (rotating) vertical plus a sway at half the step rate.
-    static func walking(stepHz: Double, seconds: Double, rateHz: Double = 100, amplitude: Double = 3, seed: UInt64 = 1) -> [Sample] {
+    /// `oddStepScale` scales every other step's pulse (1 = symmetric gait); `strideSway` adds a
+    /// stride-rate (half the step rate) swing of that amplitude along the vertical, as an arm swing does at the wrist.
+    static func walking(stepHz: Double, seconds: Double, rateHz: Double = 100, amplitude: Double = 3, oddStepScale: Double = 1, strideSway: Double = 0, seed: UInt64 = 1) -> [Sample] {
         var g = SeededGenerator(seed: seed)
         var out: [Sample] = []
         let dt = 1 / rateHz
@@ -46,8 +48,9 @@ enum SyntheticMotion {
         while t < seconds {
             let phase = (t * stepHz).truncatingRemainder(dividingBy: 1)
             // A smooth pulse per step (raised cosine over the first 40 % of the step cycle).
-            let pulse = phase < 0.4 ? 0.5 * (1 - cos(2 * .pi * phase / 0.4)) : 0
-            let vertical = 9.81 + amplitude * (pulse - 0.2)
+            let odd = Int(t * stepHz) % 2 == 1
+            let pulse = (phase < 0.4 ? 0.5 * (1 - cos(2 * .pi * phase / 0.4)) : 0) * (odd ? oddStepScale : 1)
+            let vertical = 9.81 + amplitude * (pulse - 0.2) + strideSway * sin(.pi * stepHz * t)
             let sway = 0.5 * sin(.pi * stepHz * t)
             let noise = Double.random(in: -0.05...0.05, using: &g)
             let v = rotated(Vector3(sway + noise, noise, vertical), angle: 0.3 * t)

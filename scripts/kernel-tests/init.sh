@@ -22,9 +22,13 @@ mount -t devtmpfs dev $H/dev
 mkdir -p $H/dev/pts 2>/dev/null; mount -t devpts devpts $H/dev/pts 2>/dev/null
 mount -t tmpfs tmp $H/tmp
 mount -t tmpfs run $H/run 2>/dev/null
+# The package itself is exported on its own: it may live below /tmp or /run, which the tmpfs
+# mounts above hide in the host tree.
+ROOT=$(arg mb.root)
+mkdir -p $H$ROOT 2>/dev/null
+mount -t 9p -o ro,$OPTS,cache=loose repo $H$ROOT || fail "mount repo at $ROOT"
 RES=$(arg mb.results)
 mount -t 9p -o $OPTS results $H$RES || fail "mount results at $RES"
-ROOT=$(arg mb.root)
 chroot $H /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
     MB_ROOT="$ROOT" MB_RESULTS="$RES" MB_BIN="$(arg mb.bin)" MB_MODDIR="$(arg mb.moddir)" MB_ONLY="$(arg mb.only)" \
     /bin/bash "$ROOT/scripts/kernel-tests/guest-runner.sh"

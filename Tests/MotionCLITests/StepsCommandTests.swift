@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import MotionCLI
+
+/// `motionbatch steps` and `motionbatch eval steps`: output, errors and exit codes.
+struct StepsCommandTests {
+    /// Writes `text` to a fresh temporary file and returns its path.
+    func tempFile(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("motionbatch-steps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// 60 s of synthetic walking at 2 steps/s, 50 Hz, in the plain dataset CSV dialect.
+    func walkingCSV() -> String {
+        var s = "time_s,accel_x,accel_y,accel_z\n"
+        for i in 0..<3000 {
+            let t = Double(i) / 50
+            let phase = (t * 2).truncatingRemainder(dividingBy: 1)
+            let pulse = phase < 0.4 ? 0.5 * (1 - cos(2 * .pi * phase / 0.4)) : 0
+            s += "\(t),0.1,0.2,\(9.81 + 3 * (pulse - 0.2))\n"
+        }
+        return s
+    }
+
+    @Test func stepsPrintsOneLinePerFile() throws {
+        let path = try tempFile("walk.csv", walkingCSV())
+        let r = runCLI(["steps", path, path])
+        #expect(r.code == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("\(path): "))
+        // 120 steps in 60 s; allow the first/last to be lost at the edges.
+        let n = Int(lines[0].split(separator: " ")[1]) ?? -1
+        #expect((118...120).contains(n), "\(lines[0])")
+        #expect(lines[0].contains("cadence 120.0 steps/min"))
+    }
+
+    @Test func stepsJSONHasDocumentedKeys() throws {
+        let path = try tempFile("walk.csv", walkingCSV())
+        let r = runCLI(["steps", "--json", path])
+        #expect(r.code == 0)
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        #expect(Set(obj.keys) == ["file", "steps", "duration_s", "cadence_spm", "step_times_s", "cadence_series"])
+        let times = try #require(obj["step_times_s"] as? [Double])
+        #expect(times.count == obj["steps"] as? Int)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        let series = try #require(obj["cadence_series"] as? [[String: Double]])
+        #expect(series.count >= 6)
+        #expect(series.dropFirst().dropLast().allSatisfy { $0["spm"] == 120 })
+    }
+
+    @Test func corruptFileExitsOneWithLineNumber() throws {
+        let path = try tempFile("bad.csv", "time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.02,0,nan,9.8\n")
+        let r = runCLI(["steps", path])
+        #expect(r.code == 1)
+        #expect(r.err.hasPrefix("Error: "))
+        #expect(r.err.contains("bad.csv:3:"), "\(r.err)")
+    }
+
+    @Test func missingFileArgumentIsAUsageError() {
+        #expect(runCLI(["steps"]).code == 64)
+    }
+
+    @Test func unknownParameterIsAUsageError() throws {
+        let path = try tempFile("walk.csv", walkingCSV())
+        let r = runCLI(["steps", path, "--param", "noSuchThing=1"])
+        #expect(r.code == 64)
+        #expect(r.err.contains("unknown parameter 'noSuchThing'"))
+        #expect(runCLI(["steps", path, "--param", "minAmplitude=-1"]).code == 64)
+    }
+
+    @Test func evalWithoutManifestFails() {
+        let r = runCLI(["eval", "steps", "/nonexistent-datasets-folder"])
+        #expect(r.code == 1)
+        #expect(r.err.contains("manifest.csv"))
+    }
+
+    @Test func evalRejectsAManifestWithoutStepSets() throws {
+        let manifest = try tempFile("manifest.csv", "path,activity,steps_true\nactivity/x.csv,walking,\n")
+        let dir = (manifest as NSString).deletingLastPathComponent
+        let r = runCLI(["eval", "steps", dir])
+        #expect(r.code == 1)
+        #expect(r.err.contains("no recordings for set"), "\(r.err)")
+    }
+}
