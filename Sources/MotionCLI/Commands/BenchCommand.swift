@@ -85,7 +85,7 @@ enum BenchCommand {
         let peakMiB = peakResidentMiB()
         _ = checksum
         if args.flag("json") {
-            io.out("{\"file\":\(jsonString(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs),\"threads\":\(threads)}")
+            io.out("{\"file\":\(JSONValue.quoted(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs),\"threads\":\(threads)}")
         } else {
             io.out("file:          \(path)")
             io.out("bytes:         \(bytes) (\(fmt(Double(bytes) / 1e6, 1)) MB)")
@@ -140,19 +140,4 @@ enum BenchCommand {
         return String(r)
     }
 
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if u.value < 0x20 { out += "\\u00" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
 }
