@@ -16,13 +16,17 @@ let package = Package(
         // Step counter (streaming state machine over sample batches) and its evaluation helpers. No I/O.
         .target(name: "MotionAnalysis", dependencies: ["MotionCore"]),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionAnalysis", "WakeCost", "MotionEmulator"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionAnalysis", "WakeCost", "MotionEmulator", "MotionIIO"]),
         // Wake-up, CPU-time, energy and FIFO-overflow model of sensor delivery settings (pure, no I/O).
         .target(name: "WakeCost", dependencies: ["MotionCore"]),
         // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
         .target(name: "CUHID"),
         // Virtual HID sensor hub (accel 3D + gyro 3D) over /dev/uhid, replaying a recording.
         .target(name: "MotionEmulator", dependencies: ["MotionCore", "CUHID"]),
+        // libiio 0.24 (system library). Only MotionIIO imports it.
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        // IIO reader: owned libiio wrappers, discovery, access state, configuration, capture.
+        .target(name: "MotionIIO", dependencies: ["CLibIIO", "MotionCore"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
@@ -31,5 +35,6 @@ let package = Package(
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore"]),
+        .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore"]),
     ]
 )

@@ -11,6 +11,8 @@ enum CommandRegistry {
             WakesCommand.spec,
             CalibrateCommand.spec,
             EmulateCommand.spec,
+            DevicesCommand.spec,
+            CaptureCommand.spec,
         ]
     }
 }

@@ -1,0 +1,148 @@
+import MotionIIO
+
+/// `motionbatch devices`: what the board can do — accelerometers, gyroscopes, step counters,
+/// their channels, rates, hardware-FIFO abilities and whether they can be captured now.
+enum DevicesCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "devices",
+            abstract: "List IIO accelerometers, gyroscopes and step counters with rates, FIFO abilities and access state.",
+            discussion: """
+            Reads the IIO context at URI (default local:, this machine; ip:HOST[:PORT] for a board
+            running iiod; xml:FILE for a saved description, which has no attribute values) and
+            shows, for every motion device: channels and scan formats, scale, sampling frequency
+            and the available ones, timestamp channel and clock, buffer support, hardware FIFO
+            (buffer/hwfifo_*), hardware step counter (in_steps_*), and the access state checked
+            now (available, permission-denied with the udev rule that fixes it, busy, ...).
+            """,
+            options: [
+                .option("uri", value: "URI", help: "IIO context URI: local: (default), ip:HOST[:PORT], xml:FILE."),
+                .flag("json", help: "Print one JSON object (keys documented in docs/iio-reader.md)."),
+            ],
+            run: run
+        )
+    }
+
+    /// One device and its access state (nil when the backend cannot be probed, e.g. `ip:`).
+    struct Entry {
+        var sensor: SensorDescription
+        var access: AccessState?
+    }
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
+        let uri = args.string("uri") ?? "local:"
+        let context: IIOContext
+        do {
+            context = try IIOContext(uri: uri)
+        } catch {
+            let state = uri.hasPrefix("local") ? AccessState.from(errno: error.code, device: nil, path: nil, duringCapture: false) : nil
+            if args.flag("json") {
+                io.out(JSONValue.object([
+                    ("uri", .string(uri)),
+                    ("error", .string(error.description)),
+                    ("access", state.map(accessJSON) ?? .null),
+                    ("devices", .array([])),
+                ]).serialized(pretty: true))
+            }
+            var msg = "cannot open IIO context '\(uri)': \(error)"
+            if let s = state { msg += "\n\(s.message)\n\(s.remedy)" }
+            throw CLIError.failure(msg)
+        }
+        let entries = SensorDiscovery.discover(in: context).map { s in
+            Entry(sensor: s, access: context.isLocal ? AccessProbe.check(id: s.id, name: s.name, holdingBuffer: false) : nil)
+        }
+        if args.flag("json") {
+            io.out(json(uri: uri, backend: context.backendName, entries).serialized(pretty: true))
+        } else {
+            io.writeOut(text(uri: uri, entries))
+        }
+    }
+
+    /// The `access` member: state name, message, remedy, and the file when permission is denied.
+    static func accessJSON(_ s: AccessState) -> JSONValue {
+        var members: [(String, JSONValue)] = [("state", .string(s.name)), ("message", .string(s.message)), ("remedy", .string(s.remedy))]
+        if case .permissionDenied(_, let path) = s { members.append(("path", .string(path))); members.append(("udev_rule", .string(AccessState.udevRule))) }
+        return .object(members)
+    }
+
+    /// The `--json` object (keys documented in docs/iio-reader.md).
+    static func json(uri: String, backend: String, _ entries: [Entry]) -> JSONValue {
+        .object([
+            ("uri", .string(uri)),
+            ("backend", .string(backend)),
+            ("devices", .array(entries.map { e in
+                let s = e.sensor
+                return .object([
+                    ("id", .string(s.id)),
+                    ("name", .string(s.name)),
+                    ("label", s.label.map { .string($0) } ?? .null),
+                    ("kind", .string(s.kind.rawValue)),
+                    ("access", e.access.map(accessJSON) ?? .null),
+                    ("sampling_frequency_hz", .number(s.samplingFrequency)),
+                    ("sampling_frequency_attribute", s.samplingFrequencyAttribute.map { .string($0) } ?? .null),
+                    ("available_frequencies_hz", .array(s.availableFrequencies.map { .number($0) })),
+                    ("buffer_capable", .bool(s.isBufferCapable)),
+                    ("timestamp", .object([("channel", .bool(s.hasTimestamp)), ("clock", s.timestampClock.map { .string($0) } ?? .null)])),
+                    ("fifo", .object([
+                        ("present", .bool(s.fifo.isPresent)),
+                        ("hwfifo_timeout", .bool(s.fifo.hasTimeout)),
+                        ("timeout_s", .number(s.fifo.timeout)),
+                        ("enabled", s.fifo.enabled.map { .bool($0) } ?? .null),
+                        ("watermark_min", .number(s.fifo.watermarkMin.map(Double.init))),
+                        ("watermark_max", .number(s.fifo.watermarkMax.map(Double.init))),
+                    ])),
+                    ("step_counter", s.stepCounter.map { c in .object([
+                        ("steps", .number(c.steps.map(Double.init))),
+                        ("enabled", c.enabled.map { .bool($0) } ?? .null),
+                        ("attributes", .array(c.attributes.map { .string($0) })),
+                    ]) } ?? .null),
+                    ("channels", .array(s.channels.map { c in .object([
+                        ("id", .string(c.id)),
+                        ("index", c.index.map { .number($0) } ?? .null),
+                        ("format", c.format.map { .string($0.description) } ?? .null),
+                        ("scale", .number(c.scale)),
+                        ("offset", .number(c.offset)),
+                    ]) })),
+                ])
+            })),
+        ])
+    }
+
+    static func text(uri: String, _ entries: [Entry]) -> String {
+        guard !entries.isEmpty else { return "No accelerometer, gyroscope or step counter found in \(uri).\n" }
+        func hz(_ v: Double) -> String { v == v.rounded() ? String(Int64(v)) : String(v) }
+        var out = ""
+        for e in entries {
+            let s = e.sensor
+            out += "\(s.id)  \(s.name)\(s.label.map { " (\($0))" } ?? "")  \(s.kind.rawValue)\n"
+            if let a = e.access {
+                out += "  access:      \(a.name)\(a == .available ? "" : " — \(a.message)")\n"
+                if a != .available { out += a.remedy.split(separator: "\n").map { "               \($0)\n" }.joined() }
+            }
+            var rate = s.samplingFrequency.map { "\(hz($0)) Hz" } ?? "unknown"
+            if !s.availableFrequencies.isEmpty { rate += " (available: \(s.availableFrequencies.map(hz).joined(separator: " ")))" }
+            out += "  rate:        \(rate)\n"
+            out += "  timestamp:   \(s.hasTimestamp ? "yes" : "no")\(s.timestampClock.map { ", clock \($0)" } ?? "")\n"
+            out += "  buffer:      \(s.isBufferCapable ? "yes" : "no")\n"
+            var fifo: [String] = []
+            if s.fifo.hasTimeout { fifo.append("hwfifo_timeout\(s.fifo.timeout.map { " = \(formatFixed($0, 3)) s" } ?? "")") }
+            if let en = s.fifo.enabled { fifo.append("enabled \(en ? "yes" : "no")") }
+            if s.fifo.watermarkMin != nil || s.fifo.watermarkMax != nil {
+                fifo.append("watermark \(s.fifo.watermarkMin.map(String.init) ?? "?")..\(s.fifo.watermarkMax.map(String.init) ?? "?")")
+            }
+            out += "  hw FIFO:     \(fifo.isEmpty ? "none" : fifo.joined(separator: ", "))\n"
+            if let c = s.stepCounter {
+                out += "  steps:       \(c.steps.map(String.init) ?? "?")\(c.enabled.map { $0 ? " (enabled)" : " (disabled)" } ?? "")\n"
+            }
+            out += "  channels:\n"
+            for c in s.channels {
+                var line = "    \(c.id)"
+                if let f = c.format, let i = c.index { line += "  [\(i)] \(f)" }
+                if let sc = c.scale { line += "  scale \(sc)" }
+                if let o = c.offset, o != 0 { line += "  offset \(o)" }
+                out += line + "\n"
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether a sensor can be captured now, and if not why and what fixes it. Checked fresh at
+/// every start and on every capture error (see ``AccessProbe``); never cached.
+public enum AccessState: Hashable, Sendable {
+    /// The kernel has no IIO subsystem (`/sys/bus/iio` missing) or the context could not be opened.
+    case noIIOSubsystem
+    /// No device with that name or id.
+    case deviceAbsent(device: String)
+    /// A file needed for capture cannot be opened or written.
+    case permissionDenied(device: String, path: String)
+    /// Another reader holds the buffer (`EBUSY`).
+    case busy(device: String)
+    /// Ready to capture.
+    case available
+    /// The device disappeared during capture (`ENODEV`).
+    case lost(device: String)
+
+    /// Stable machine-readable name (used in `--json`).
+    public var name: String {
+        switch self {
+        case .noIIOSubsystem: "no-iio-subsystem"
+        case .deviceAbsent: "device-absent"
+        case .permissionDenied: "permission-denied"
+        case .busy: "busy"
+        case .available: "available"
+        case .lost: "lost"
+        }
+    }
+
+    /// What is wrong, in one sentence.
+    public var message: String {
+        switch self {
+        case .noIIOSubsystem: "No IIO subsystem: /sys/bus/iio does not exist."
+        case .deviceAbsent(let d): "No IIO device named '\(d)'."
+        case .permissionDenied(let d, let p): "Permission denied for \(d): cannot open or write \(p)."
+        case .busy(let d): "\(d) is busy: another reader holds its buffer."
+        case .available: "Available."
+        case .lost(let d): "\(d) was removed during capture."
+        }
+    }
+
+    /// What the user can do about it.
+    public var remedy: String {
+        switch self {
+        case .noIIOSubsystem:
+            "Load the IIO core and the sensor's driver (e.g. `modprobe industrialio hid-sensor-accel-3d`), or use --uri ip:HOST for a board running iiod."
+        case .deviceAbsent:
+            "Run `motionbatch devices` to list the devices; check the driver is loaded and the sensor is connected."
+        case .permissionDenied:
+            "Run as root, or install this udev rule as /etc/udev/rules.d/60-iio.rules, add yourself to group 'iio' (`sudo groupadd -f iio; sudo usermod -aG iio $USER`), log in again and run `sudo udevadm control --reload && sudo udevadm trigger -s iio`:\n" + AccessState.udevRule
+        case .busy:
+            "Stop the other reader (see `fuser -v /dev/iio:device*`) and try again."
+        case .available: ""
+        case .lost:
+            "Check the sensor's connection and driver (`dmesg`), then start again."
+        }
+    }
+
+    /// A udev rule giving group `iio` read/write access to IIO character devices and to the sysfs
+    /// attributes a capture writes (sampling frequency, buffer, scan elements, timestamp clock).
+    public static let udevRule = """
+        SUBSYSTEM=="iio", GROUP="iio", MODE="0660", \\
+          RUN+="/bin/sh -c 'chgrp -R iio /sys%p && chmod -R g+rw /sys%p'"
+        """
+
+    /// Maps a failed call's errno to the state it reveals, for `device` and the file involved.
+    /// `EACCES`/`EPERM` → permission denied; `EBUSY` → busy; `ENODEV`/`ENXIO` → lost while
+    /// capturing (`duringCapture`) or absent before; `ENOENT` → absent device, or no IIO
+    /// subsystem when the context itself failed (`device` nil). Other codes return nil
+    /// (a plain error, not an access problem).
+    public static func from(errno code: Int32, device: String?, path: String?, duringCapture: Bool) -> AccessState? {
+        switch code {
+        case EACCES, EPERM: return .permissionDenied(device: device ?? "IIO", path: path ?? "/dev/iio:device*")
+        case EBUSY: return .busy(device: device ?? "device")
+        case ENODEV, ENXIO:
+            guard let d = device else { return .noIIOSubsystem }
+            return duringCapture ? .lost(device: d) : .deviceAbsent(device: d)
+        case ENOENT:
+            guard let d = device else { return .noIIOSubsystem }
+            return duringCapture ? .lost(device: d) : .deviceAbsent(device: d)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,504 @@
+import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where captured batches go (e.g. a recording writer). `close` is called once, on every path.
+public protocol CaptureSink {
+    /// Called once the devices are configured and streaming, before the first batch, with the
+    /// configuration actually applied (rate read back, timestamp clock, FIFO timeout).
+    mutating func begin(_ devices: [CaptureStatistics.Device]) throws
+    /// Receives one batch (one wake-up's worth of samples).
+    mutating func write(_ batch: SampleBatch) throws
+    /// Flushes and syncs; called once at the end.
+    mutating func close() throws
+}
+
+/// What to capture and when to stop.
+public struct CaptureOptions: Sendable {
+    /// Requested rate, Hz (nil keeps the device's).
+    public var rate: Double?
+    /// Batching.
+    public var batching: CapturePlan.Batching
+    /// Stop after this many seconds of streaming (monotonic clock).
+    public var duration: Double?
+    /// Stop after this many samples.
+    public var sampleLimit: Int?
+    /// Respread bunched FIFO-burst timestamps (on by default).
+    public var repairTimestamps: Bool
+    /// Use the hardware FIFO where the device has one (on by default).
+    public var hardwareFIFO: Bool = true
+    /// For tests: after `stallAfter` seconds, stop reading for `stallFor` seconds once (to overflow the kernel buffer).
+    public var stall: (after: Double, duration: Double)?
+
+    /// Creates options.
+    public init(rate: Double? = nil, batching: CapturePlan.Batching = .none, duration: Double? = nil, sampleLimit: Int? = nil,
+                repairTimestamps: Bool = true, stall: (after: Double, duration: Double)? = nil) {
+        self.rate = rate
+        self.batching = batching
+        self.duration = duration
+        self.sampleLimit = sampleLimit
+        self.repairTimestamps = repairTimestamps
+        self.stall = stall
+    }
+}
+
+/// A capture that could not start or ended on an error.
+public struct CaptureFailure: Error, Sendable, CustomStringConvertible {
+    /// The access state found fresh after the error, when it explains it.
+    public var state: AccessState?
+    /// The underlying libiio error, if any.
+    public var error: IIOError?
+    /// Other explanation.
+    public var detail: String?
+
+    /// One paragraph: message, remedy, the failing call.
+    public var description: String {
+        var parts: [String] = []
+        if let s = state { parts.append(s.message); if !s.remedy.isEmpty { parts.append(s.remedy) } }
+        if let d = detail { parts.append(d) }
+        if let e = error { parts.append("(\(e))") }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// Captures one accelerometer and/or gyroscope (one IMU device, or an accel and a gyro device
+/// merged by timestamp) into batches, driving a ``CaptureSession``. Owns the buffers; every
+/// exit path destroys them, restores `hwfifo_timeout`, and closes the sink.
+public final class IIOCapture {
+    /// The context the devices belong to.
+    public let context: IIOContext
+    /// Devices captured.
+    public let sensors: [SensorDescription]
+    /// Options.
+    public let options: CaptureOptions
+    /// The session state machine (inspectable after ``run(into:)``).
+    public private(set) var session = CaptureSession()
+
+    private final class Stream {
+        let sensor: SensorDescription
+        let device: IIODevice
+        let plan: CapturePlan
+        var buffer: IIOBuffer?
+        var decoder: ScanDecoder
+        var repair: TimestampRepair?
+        var gaps: GapDetector?
+        var report: CaptureStatistics.Device
+        var originalHWFIFOTimeout: String?
+        var originalClock: String?
+        var pollFD: Int32 = -1
+        var lastScaleCheck: Int64?
+        var scratch: [Sample] = []
+        init(sensor: SensorDescription, device: IIODevice, plan: CapturePlan, decoder: ScanDecoder, report: CaptureStatistics.Device) {
+            self.sensor = sensor; self.device = device; self.plan = plan; self.decoder = decoder; self.report = report
+        }
+    }
+    private var streams: [Stream] = []
+
+    /// Prepares a capture of `sensors` (one IMU, or accelerometer + gyroscope) in `context`.
+    public init(context: IIOContext, sensors: [SensorDescription], options: CaptureOptions) {
+        self.context = context
+        self.sensors = sensors
+        self.options = options
+    }
+
+    /// Monotonic clock, ns (wraps `clock_gettime(CLOCK_MONOTONIC)`).
+    static func monotonicNow() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Runs the capture until the duration, the sample count, a signal (``StopSignals``) or an error.
+    /// - Returns: statistics, with ``CaptureStatistics/stopReason``.
+    /// - Throws: ``CaptureFailure`` when it cannot start (access state) — after releasing everything.
+    public func run<S: CaptureSink>(into sink: inout S) throws(CaptureFailure) -> CaptureStatistics {
+        var stats = CaptureStatistics()
+        _ = session.handle(.start)
+        var failure: CaptureFailure?
+        do throws(CaptureFailure) {
+            try prepare()
+            _ = session.handle(.prepared)
+            try startStreaming()
+            do { try sink.begin(streams.map(\.report)) } catch {
+                throw CaptureFailure(state: nil, error: nil, detail: "the recording could not be created: \(error)")
+            }
+        } catch {
+            failure = error
+            _ = session.handle(.stop(.failed(error.description)))
+        }
+        if failure == nil {
+            stats = stream(into: &sink)
+            _ = session.handle(.stop(stats.stopReason))
+        }
+        // releaseBuffers
+        release()
+        stats.devices = streams.map(\.report)
+        for action in session.handle(.released) where action == .closeRecording {
+            do { try sink.close() } catch {
+                if failure == nil { failure = CaptureFailure(state: nil, error: nil, detail: "closing the recording failed: \(error)") }
+            }
+        }
+        _ = session.handle(.recordingClosed)
+        if let f = failure { throw f }
+        return stats
+    }
+
+    // MARK: preparing
+
+    private func accessFailure(_ sensor: SensorDescription, _ error: IIOError?, holding: Bool) -> CaptureFailure {
+        var state: AccessState?
+        if context.isLocal {
+            let probed = AccessProbe.check(id: sensor.id, name: sensor.name, holdingBuffer: holding)
+            if probed != .available { state = probed }
+        }
+        if state == nil, let e = error {
+            state = AccessState.from(errno: e.code, device: sensor.name, path: e.subject, duringCapture: holding)
+        }
+        return CaptureFailure(state: state, error: error, detail: nil)
+    }
+
+    private func prepare() throws(CaptureFailure) {
+        guard !sensors.isEmpty else { throw CaptureFailure(state: nil, error: nil, detail: "no accelerometer or gyroscope to capture") }
+        for sensor in sensors {
+            if context.isLocal {
+                let state = AccessProbe.check(id: sensor.id, name: sensor.name, holdingBuffer: false)
+                guard state == .available else { throw CaptureFailure(state: state, error: nil, detail: nil) }
+            }
+            guard let device = context.device(named: sensor.id) else {
+                throw CaptureFailure(state: .deviceAbsent(device: sensor.name), error: nil, detail: nil)
+            }
+            let plan: CapturePlan
+            do { plan = try CapturePlan.make(for: sensor, rate: options.rate, batching: options.batching, hasPollDescriptor: context.isLocal, hardwareFIFO: options.hardwareFIFO) }
+            catch { throw CaptureFailure(state: nil, error: nil, detail: error.description) }
+            do throws(IIOError) {
+                try configure(sensor, device, plan)
+            } catch {
+                throw accessFailure(sensor, error, holding: false)
+            }
+        }
+        let timeout = streams.map(\.plan.contextTimeoutMs).max() ?? 2000
+        do { try context.setTimeout(milliseconds: timeout) } catch { throw CaptureFailure(state: nil, error: error, detail: nil) }
+    }
+
+    private func configure(_ sensor: SensorDescription, _ device: IIODevice, _ plan: CapturePlan) throws(IIOError) {
+        // Rate: write, then read back the actual.
+        var actual = sensor.samplingFrequency
+        if let rate = plan.rate, let attr = sensor.samplingFrequencyAttribute {
+            let text = Self.format(rate)
+            if attr == "sampling_frequency" {
+                try device.writeAttribute(attr, text)
+                actual = AttributeText.double(try? device.readAttribute(attr))
+            } else if let c = device.channels.first(where: { ($0.id.hasPrefix("accel") || $0.id.hasPrefix("anglvel")) && $0.attributeNames.contains("sampling_frequency") }) {
+                try c.writeAttribute("sampling_frequency", text)
+                actual = AttributeText.double(try? c.readAttribute("sampling_frequency"))
+            }
+        }
+        // Timestamp clock: monotonic where writable.
+        var clock = sensor.timestampClock
+        var originalClock: String?
+        if let c = clock, c != "monotonic" {
+            if (try? device.writeAttribute("current_timestamp_clock", "monotonic")) != nil {
+                originalClock = c
+                clock = AttributeText.clock(try? device.readAttribute("current_timestamp_clock"))
+            }
+        }
+        // Hardware FIFO latency.
+        var original: String?
+        var fifoActual: Double?
+        if let t = plan.hwfifoTimeout, sensor.fifo.hasTimeout {
+            original = try? device.readBufferAttribute("hwfifo_timeout")
+            try device.writeBufferAttribute("hwfifo_timeout", Self.format(t))
+            fifoActual = AttributeText.double(try? device.readBufferAttribute("hwfifo_timeout"))
+        }
+        // Channels: the motion axes and the timestamp; nothing else.
+        var layoutChannels: [(id: String, index: Int, format: ScanElementFormat)] = []
+        for c in device.channels where c.isScanElement && !c.isOutput {
+            let wanted = c.id.hasPrefix("accel_") || c.id.hasPrefix("anglvel_") || c.id == "timestamp"
+            if wanted, let f = c.format {
+                c.enable()
+                layoutChannels.append((c.id, c.index, f))
+            } else {
+                c.disable()
+            }
+        }
+        let layout = ScanLayout(channels: layoutChannels)
+        let conversions = Self.readConversions(device)
+        let decoder = ScanDecoder(layout: layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
+        try device.setKernelBuffersCount(UInt32(plan.kernelBuffersCount))
+        let report = CaptureStatistics.Device(
+            id: sensor.id, name: sensor.name, plan: plan, actualRate: actual, hwfifoTimeout: fifoActual, watermark: nil,
+            timestampClock: clock, hasTimestamp: layout.element("timestamp") != nil)
+        let stream = Stream(sensor: sensor, device: device, plan: plan, decoder: decoder, report: report)
+        stream.originalHWFIFOTimeout = original
+        stream.originalClock = originalClock
+        if let r = actual ?? plan.rate, r > 0 {
+            let period = Int64((1e9 / r).rounded())
+            if options.repairTimestamps { stream.repair = TimestampRepair(period: period, expectedBurst: plan.expectedBurst) }
+            stream.gaps = GapDetector(period: period)
+        }
+        streams.append(stream)
+    }
+
+    /// Scale and offset of each motion channel (`*_scale`, `*_offset`), read fresh.
+    /// Each sysfs file is read once, however many channels share it (`in_accel_scale`).
+    static func readConversions(_ device: IIODevice) -> [String: (scale: Double, offset: Double)] {
+        var out: [String: (scale: Double, offset: Double)] = [:]
+        var files: [String: Double?] = [:]
+        func read(_ c: IIOChannel, _ attr: String) -> Double? {
+            guard c.attributeNames.contains(attr) else { return nil }
+            let file = c.attributeFilename(attr) ?? "\(c.id)_\(attr)"
+            if let v = files[file] { return v }
+            let v = AttributeText.double(try? c.readAttribute(attr))
+            files[file] = v
+            return v
+        }
+        for c in device.channels where c.id.hasPrefix("accel_") || c.id.hasPrefix("anglvel_") {
+            out[c.id] = (read(c, "scale") ?? c.formatScale ?? 1, read(c, "offset") ?? 0)
+        }
+        return out
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e12 ? String(Int64(v)) : String(v)
+    }
+
+    private func startStreaming() throws(CaptureFailure) {
+        for s in streams {
+            do throws(IIOError) {
+                let buffer = try IIOBuffer(device: s.device, capacity: s.plan.bufferCapacity)
+                s.buffer = buffer
+                if s.plan.waitStrategy != .blockingRefill {
+                    if s.plan.kernelWatermark != s.plan.bufferCapacity {
+                        // libiio wrote watermark = capacity; re-arm with the planned one.
+                        try s.device.writeBufferAttribute("enable", "0")
+                        try s.device.writeBufferAttribute("watermark", String(s.plan.kernelWatermark))
+                        try s.device.writeBufferAttribute("enable", "1")
+                    }
+                    try buffer.setBlocking(false)
+                    s.pollFD = try buffer.pollDescriptor()
+                }
+                s.report.watermark = AttributeText.int(try? s.device.readBufferAttribute("watermark"))
+                if buffer.step != s.decoder.layout.scanBytes {
+                    throw IIOError(code: EINVAL, call: "iio_buffer_step", message: "scan size \(buffer.step) differs from the computed layout (\(s.decoder.layout.scanBytes) bytes)", subject: s.device.id)
+                }
+            } catch {
+                throw accessFailure(s.sensor, error, holding: false)
+            }
+        }
+    }
+
+    // MARK: streaming
+
+    private func stream<S: CaptureSink>(into sink: inout S) -> CaptureStatistics {
+        var stats = CaptureStatistics()
+        var merger = streams.count == 2 ? SampleMerger() : nil
+        // A batching reader needs no wake-up latency: SCHED_BATCH stops it from preempting the
+        // producer of a FIFO burst when the burst's first sample wakes it (measured: bursts then
+        // arrive in two parts and cost two wake-ups). No privilege is needed.
+        if streams.contains(where: { $0.plan.waitStrategy == .pollDrain && ($0.plan.expectedBurst ?? 0) > 1 }) {
+            var param = sched_param(sched_priority: 0)
+            let schedBatch: Int32 = 3 // SCHED_BATCH (<sched.h> with _GNU_SOURCE)
+            stats.schedBatch = sched_setscheduler(0, schedBatch, &param) == 0
+        }
+        let start = Self.monotonicNow()
+        let before = ProcessCounters.now()
+        let deadline = options.duration.map { start + Int64($0 * 1e9) }
+        // Wait without a poll timeout where possible (a timeout re-arms a kernel timer at every
+        // wake-up): removal is seen on a uevent socket, the deadline comes as one SIGALRM.
+        let uevents: UEventMonitor? = context.isLocal ? UEventMonitor() : nil
+        let untimed = (uevents?.fd ?? -1) >= 0 && (options.duration.map { StopSignals.alarm(after: $0) } ?? true)
+        defer { if options.duration != nil { StopSignals.cancelAlarm() } }
+        var stalled = false
+        var reason: CaptureSession.StopReason?
+
+        func emit(_ samples: [Sample]) {
+            var batch = samples
+            if let limit = options.sampleLimit, stats.samples + batch.count >= limit {
+                batch = Array(batch.prefix(limit - stats.samples))
+                reason = .sampleCount
+            }
+            guard !batch.isEmpty else { return }
+            stats.samples += batch.count
+            stats.batches += 1
+            do { try sink.write(SampleBatch(samples: batch, deliveredAt: batch.last!.timestamp)) }
+            catch { reason = .failed("writing the recording failed: \(error)") }
+        }
+
+        func collect(_ s: Stream, _ raw: [Sample], final: Bool) -> [Sample] {
+            var out = raw
+            if var r = s.repair {
+                out = r.push(raw)
+                if final { out += r.finish() }
+                s.repair = r
+                s.report.repairedSamples = r.repairedSamples
+            }
+            if var g = s.gaps {
+                if (s.repair?.repairedRuns ?? 0) > 0 { g.factor = max(g.factor, GapDetector.burstJoinFactor) }
+                for x in out { _ = g.push(x.timestamp) }
+                s.gaps = g
+                s.report.lostSamples = g.lostSamples
+                s.report.gaps = g.gapCount
+            }
+            return out
+        }
+
+        func deliver(_ perStream: [(Stream, [Sample])]) {
+            if merger != nil {
+                var out: [Sample] = []
+                for (s, samples) in perStream {
+                    out += s.sensor.hasAccel ? merger!.pushAccel(samples) : merger!.pushGyro(samples)
+                }
+                emit(out)
+            } else {
+                emit(perStream.flatMap(\.1))
+            }
+        }
+
+        /// Drains one stream without blocking; returns decoded samples, or a stop reason.
+        func drain(_ s: Stream) -> [Sample] {
+            guard let buffer = s.buffer else { return [] }
+            var raw: [Sample] = []
+            while true {
+                do throws(IIOError) {
+                    stats.refills += 1
+                    guard let bytes = try buffer.refillAvailable(), bytes > 0 else { break }
+                    s.report.drainsWithData += 1
+                    recheckScale(s)
+                    let first = raw.count
+                    _ = buffer.withUnsafeBytes { s.decoder.decode($0, into: &raw) }
+                    if !s.report.hasTimestamp {
+                        let now = Self.monotonicNow()
+                        for i in first..<raw.count { raw[i].timestamp = now }
+                    }
+                    if s.plan.waitStrategy == .blockingRefill { break }
+                    // A short read emptied the kernel buffer: no need for a refill that says EAGAIN.
+                    if bytes < buffer.capacity * max(1, s.decoder.layout.scanBytes) { break }
+                } catch {
+                    if error.code == EAGAIN { break }
+                    let f = accessFailure(s.sensor, error, holding: true)
+                    if case .lost(let d)? = f.state { reason = .lost(d) } else { reason = .failed(f.description) }
+                    break
+                }
+            }
+            s.report.samples += raw.count
+            s.report.lastDrainScans = raw.count
+            return collect(s, raw, final: false)
+        }
+
+        while reason == nil {
+            if let sig = StopSignals.pending { reason = .signal(sig); break }
+            let now = Self.monotonicNow()
+            if let d = deadline, now >= d { reason = .duration; break }
+            if let st = options.stall, !stalled, Double(now - start) / 1e9 >= st.after {
+                stalled = true
+                var ts = timespec(tv_sec: Int(st.duration), tv_nsec: Int((st.duration - st.duration.rounded(.down)) * 1e9))
+                var rest = timespec()
+                while nanosleep(&ts, &rest) != 0 && errno == EINTR && StopSignals.pending == nil { ts = rest }
+            }
+            if streams.contains(where: { $0.plan.waitStrategy == .blockingRefill }) {
+                stats.userspaceReturns += 1
+                deliver(streams.map { ($0, drain($0)) })
+                continue
+            }
+            var fds = streams.map { pollfd(fd: $0.pollFD, events: Int16(POLLIN), revents: 0) }
+            if untimed, let u = uevents { fds.append(pollfd(fd: u.fd, events: Int16(POLLIN), revents: 0)) }
+            var timeout = Int32(clamping: Int64(streams.map(\.plan.contextTimeoutMs).max() ?? 2000))
+            if let d = deadline { timeout = min(timeout, Int32(clamping: max(0, (d - now) / 1_000_000 + 1))) }
+            if untimed { timeout = -1 }
+            let r = poll(&fds, nfds_t(fds.count), timeout)
+            stats.userspaceReturns += 1
+            if r < 0 {
+                if errno == EINTR { continue }
+                reason = .failed("poll: \(IIOError.describe(errno))")
+                break
+            }
+            if r == 0 {
+                // Timeout: quiet device or lost device? Ask fresh.
+                if let d = deadline, Self.monotonicNow() >= d { continue }
+                if context.isLocal {
+                    for s in streams {
+                        let state = AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true)
+                        if case .lost(let d) = state { reason = .lost(d); break }
+                    }
+                }
+                continue
+            }
+            if untimed, let u = uevents, fds[streams.count].revents != 0, u.drain() {
+                // A device went away: is it ours? Ask fresh.
+                for s in streams {
+                    let state = AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true)
+                    if case .lost(let d) = state { reason = .lost(d); break }
+                }
+            }
+            var ready: [(Stream, [Sample])] = []
+            for (i, s) in streams.enumerated() where fds[i].revents != 0 {
+                if fds[i].revents & Int16(POLLIN) != 0 {
+                    var got = drain(s)
+                    // A hardware-FIFO burst is pushed sample by sample; woken by its first sample,
+                    // the reader can preempt the producer mid-burst (measured on the emulated hub:
+                    // 1 sample, then the rest ~8 ms later, costing a second wake-up). Yield once so
+                    // the producer finishes the burst, then drain again.
+                    if s.plan.waitStrategy == .pollDrain, let n = s.plan.expectedBurst, reason == nil,
+                       s.report.lastDrainScans > 0, s.report.lastDrainScans < n {
+                        sched_yield()
+                        stats.yields += 1
+                        got += drain(s)
+                    }
+                    ready.append((s, got))
+                } else {
+                    let state = AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true)
+                    reason = state == .available ? .failed("poll reported an error on \(s.sensor.id)") : .lost(s.sensor.name)
+                }
+            }
+            deliver(ready)
+        }
+        // Flush what the state machines hold.
+        if merger != nil {
+            var out: [Sample] = []
+            for s in streams {
+                let tail = collect(s, [], final: true)
+                out += s.sensor.hasAccel ? merger!.pushAccel(tail) : merger!.pushGyro(tail)
+            }
+            out += merger!.finish()
+            if reason != .sampleCount { emit(out) }
+        } else if reason != .sampleCount {
+            emit(streams.flatMap { collect($0, [], final: true) })
+        }
+        stats.counters = ProcessCounters.now().since(before)
+        stats.elapsedNanoseconds = Self.monotonicNow() - start
+        stats.stopReason = reason ?? .duration
+        return stats
+    }
+
+    /// Re-reads the scale at most once per second of stream; rebuilds the decoder when it changed.
+    private func recheckScale(_ s: Stream) {
+        let now = Self.monotonicNow()
+        guard let last = s.lastScaleCheck else { s.lastScaleCheck = now; return }
+        if now - last < 1_000_000_000 { return }
+        s.lastScaleCheck = now
+        let conversions = Self.readConversions(s.device)
+        let fresh = ScanDecoder(layout: s.decoder.layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
+        if fresh.accel != s.decoder.accel || fresh.gyro != s.decoder.gyro {
+            s.decoder = fresh
+            s.report.scaleChanges += 1
+        }
+    }
+
+    /// Destroys buffers (disabling them), restores `hwfifo_timeout` and the timestamp clock,
+    /// leaving the sensor idle. Idempotent.
+    private func release() {
+        for s in streams {
+            s.buffer?.destroy()
+            s.buffer = nil
+            if let original = s.originalHWFIFOTimeout {
+                _ = try? s.device.writeBufferAttribute("hwfifo_timeout", original)
+                s.originalHWFIFOTimeout = nil
+            }
+            if let clock = s.originalClock {
+                _ = try? s.device.writeAttribute("current_timestamp_clock", clock)
+                s.originalClock = nil
+            }
+        }
+    }
+}
