@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Parse benchmark: MotionBatch's RecordingReader (`motionbatch bench parse`) against
-# pandas.read_csv (C engine) on the same synthetic recording, same machine, same run.
+# pandas.read_csv (C engine) on the same synthetic recordings, same machine, same run.
 #
-#   scripts/bench-parse.sh            # ~100 MB file (and a ~10 MB one to show memory stays flat)
-#   SIZE_MB=300 scripts/bench-parse.sh
+#   scripts/bench-parse.sh            # ~100 MB files (and ~10 MB ones to show memory stays flat)
+#   SIZE_MB=300 RUNS=9 scripts/bench-parse.sh
 #
-# The file is in MotionBatch format v1, accel + gyro, no labels, values `raw * scale` of an
-# int16 IMU printed shortest-round-trip (16-17 significant digits: the writer's worst case).
-# It is generated once into .build/bench/ (deterministic). pandas is pip-installed if missing.
-# Prints MB/s (10^6 bytes/s) for both, the ratio, and both peak RSS (getrusage ru_maxrss).
+# Two files per size, both MotionBatch format v1, accel + gyro, no labels, read by both parsers:
+#  - full-precision: values `raw * scale` of an int16 IMU computed in binary floating point and
+#    printed shortest-round-trip (16-17 significant digits for many of them): what a writer
+#    without a declared scale produces, the parser's worst case;
+#  - device-resolution: the same samples written by `motionbatch convert` (RecordingWriter): the
+#    header declares each channel's `scale=`, so values are printed as the exact decimal
+#    raw x scale (at most 9 decimals), as MotionBatch writes real device recordings.
+# They are generated once into .build/bench/ (deterministic). pandas is pip-installed if missing.
+# Each round runs ours (2 threads, the default), ours with --threads 1, and pandas (skiprows and
+# comment='#') on the same file, interleaved; best and median of RUNS rounds are printed (MB/s =
+# 10^6 bytes/s), the ratios, and peak memory (ours: VmHWM; pandas: ru_maxrss of its process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZE_MB="${SIZE_MB:-100}"
@@ -17,6 +24,8 @@ DIR=.build/bench
 mkdir -p "$DIR"
 BIG="$DIR/synthetic-${SIZE_MB}MB.csv"
 SMALL="$DIR/synthetic-$((SIZE_MB / 10))MB.csv"
+BIG_DEV="$DIR/device-${SIZE_MB}MB.csv"
+SMALL_DEV="$DIR/device-$((SIZE_MB / 10))MB.csv"
 
 python3 -c 'import pandas' 2>/dev/null || python3 -m pip install --quiet pandas || python3 -m pip install --quiet --break-system-packages pandas
 
@@ -61,18 +70,21 @@ generate "$SMALL" "$((SIZE_MB / 10))"
 echo "building (release)..." >&2
 swift build -c release --product motionbatch >&2
 BIN="$(swift build -c release --show-bin-path)/motionbatch"
+for pair in "$BIG:$BIG_DEV" "$SMALL:$SMALL_DEV"; do
+    src="${pair%%:*}" dst="${pair#*:}"
+    [ -s "$dst" ] || { echo "writing $dst with motionbatch convert..." >&2; "$BIN" convert "$src" "$dst" --force >&2; }
+done
 
-# Interleaved: each round runs ours (a fresh process) then pandas (in this process) on the same
-# file, so both see the same machine load; the best round of each is reported (RUNS rounds).
-python3 - "$BIN" "$BIG" "$SMALL" "$RUNS" <<'PY'
-import json, os, resource, subprocess, sys, time
+python3 - "$BIN" "$RUNS" "$BIG" "$BIG_DEV" "$SMALL" "$SMALL_DEV" <<'PY'
+import json, os, resource, statistics, subprocess, sys, time
 import pandas as pd
-binary, big, small, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+binary, runs = sys.argv[1], int(sys.argv[2])
+big, big_dev, small, small_dev = sys.argv[3:7]
 
-def ours(path):
+def ours(path, threads):
     # Through sh, which forks: a child spawned directly by this (large) Python process would
     # inherit its memory high-water mark across exec and report pandas' peak as its own.
-    out = subprocess.run(["sh", "-c", '"$0" "$@"', binary, "bench", "parse", path, "--json"],
+    out = subprocess.run(["sh", "-c", '"$0" "$@"', binary, "bench", "parse", path, "--json", "--threads", str(threads)],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -92,30 +104,33 @@ def pandas_once(path, **kw):
     del df
     return t, rows
 
-base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-results = {}
-for path in (small, big):
-    skip = header_lines(path)
-    best_ours, best_skip, best_comment, rows = None, float("inf"), float("inf"), None
-    for _ in range(runs):
-        o = ours(path)
-        if best_ours is None or o["seconds"] < best_ours["seconds"]: best_ours = o
-        t, rows = pandas_once(path, skiprows=skip); best_skip = min(best_skip, t)
-        t, _ = pandas_once(path, comment="#"); best_comment = min(best_comment, t)
-    assert rows == best_ours["samples"], f"sample counts differ: ours {best_ours['samples']} vs pandas {rows}"
+def bench(path):
     size = os.path.getsize(path)
-    results[path] = dict(ours=best_ours, size=size, rows=rows, skip=size / 1e6 / best_skip, comment=size / 1e6 / best_comment,
-                         pandas_rss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    skip = header_lines(path)
+    r = dict(size=size, ours2=[], ours1=[], skip=[], comment=[], rss2=0, rss1=0)
+    for _ in range(runs):
+        o = ours(path, 2); r["ours2"].append(o["mb_per_s"]); r["rss2"] = max(r["rss2"], o["peak_rss_mib"]); r["samples"] = o["samples"]
+        o = ours(path, 1); r["ours1"].append(o["mb_per_s"]); r["rss1"] = max(r["rss1"], o["peak_rss_mib"])
+        t, rows = pandas_once(path, skiprows=skip); r["skip"].append(size / 1e6 / t)
+        t, _ = pandas_once(path, comment="#"); r["comment"].append(size / 1e6 / t)
+        assert rows == r["samples"], f"sample counts differ: ours {r['samples']} vs pandas {rows}"
+    r["pandas"] = [max(a, b) for a, b in zip(r["skip"], r["comment"])]
+    r["pandas_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return r
 
-r = results[big]
-o = r["ours"]
-pandas_best = max(r["skip"], r["comment"])
-print(f"file: {big} ({r['size'] / 1e6:.1f} MB, {r['rows']} samples), best of {runs} interleaved rounds")
-print(f"motionbatch bench parse : {o['mb_per_s']:7.1f} MB/s  {o['samples_per_s'] / 1e6:5.2f} M samples/s  peak RSS {o['peak_rss_mib']:6.1f} MiB")
-print(f"pandas {pd.__version__:<6} read_csv  : {pandas_best:7.1f} MB/s  {pandas_best * 1e6 / r['size'] * r['rows'] / 1e6:5.2f} M samples/s  peak RSS {r['pandas_rss']:6.1f} MiB"
-      f"  (skiprows: {r['skip']:.1f} MB/s, comment='#': {r['comment']:.1f} MB/s; {base_rss:.1f} MiB after import)")
-print(f"ratio (ours / pandas best): {o['mb_per_s'] / pandas_best:.2f}x   (target >= 2x)")
-s = results[small]
-print(f"peak RSS vs file size: {s['size'] / 1e6:.0f} MB file -> ours {s['ours']['peak_rss_mib']} MiB, pandas {s['pandas_rss']:.1f} MiB; "
-      f"{r['size'] / 1e6:.0f} MB file -> ours {o['peak_rss_mib']} MiB, pandas {r['pandas_rss']:.1f} MiB")
+base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+results = {p: bench(p) for p in (small, small_dev, big, big_dev)}
+fmt = lambda xs: f"best {max(xs):7.1f}  median {statistics.median(xs):7.1f}"
+print(f"{runs} interleaved rounds per file; MB/s = 10^6 bytes/s; pandas {pd.__version__} C engine (best of skiprows / comment='#' per round)")
+for label, path in (("full-precision", big), ("device-resolution", big_dev)):
+    r = results[path]
+    print(f"\n{label}: {path} ({r['size'] / 1e6:.1f} MB, {r['samples']} samples)")
+    print(f"  motionbatch (2 threads) : {fmt(r['ours2'])} MB/s   peak RSS {r['rss2']:6.1f} MiB")
+    print(f"  motionbatch (1 thread)  : {fmt(r['ours1'])} MB/s   peak RSS {r['rss1']:6.1f} MiB")
+    print(f"  pandas read_csv         : {fmt(r['pandas'])} MB/s   (skiprows best {max(r['skip']):.1f}, comment='#' best {max(r['comment']):.1f})")
+    print(f"  ratio ours/pandas       : best/best {max(r['ours2']) / max(r['pandas']):.2f}x  median/median {statistics.median(r['ours2']) / statistics.median(r['pandas']):.2f}x"
+          f"  (1 thread: {max(r['ours1']) / max(r['pandas']):.2f}x / {statistics.median(r['ours1']) / statistics.median(r['pandas']):.2f}x)   target >= 2x")
+s, b = results[small], results[big]
+print(f"\npeak RSS vs file size: {s['size'] / 1e6:.0f} MB -> ours {s['rss2']:.1f} MiB; {b['size'] / 1e6:.0f} MB -> ours {b['rss2']:.1f} MiB "
+      f"(flat); pandas process peak {results[big_dev]['pandas_rss']:.1f} MiB ({base_rss:.1f} MiB after import)")
 PY

@@ -13,10 +13,13 @@ import MotionCore
 /// 2. **Band-pass** 0.5–2.5 Hz (causal Butterworth, ``BandPassFilter``) removes gravity and jitter.
 /// 3. **Candidates**: local maxima with their swing above the preceding trough; maxima closer
 ///    than the fastest plausible step are merged (largest wins).
-/// 4. **Rhythm**: candidates with a swing of at least ``StepCounterConfiguration/minAmplitude`` are
-///    held until a run of consecutive ones is regular (4 with bounded interval and swing ratios;
-///    or very regular gentle, slow, or strong/weak-alternating runs); then the held ones are
-///    released with their original timestamps and the counter is *walking*: each further
+/// 4. **Rhythm and periodicity**: candidates with a swing of at least
+///    ``StepCounterConfiguration/weakRunAmplitude`` are held until a run of consecutive ones is
+///    regular (4 with bounded interval and swing ratios; or slow, or strong/weak-alternating runs)
+///    *and* the band-passed signal repeats with the run's step or stride period (normalised
+///    autocorrelation, ``StepCounterConfiguration/minPeriodicity``: scale-free, so gentle walkers
+///    are not lost to a fixed swing threshold and vehicles, desk work or pedalling are rejected);
+///    then the held ones are released with their original timestamps and the counter is *walking*: each further
 ///    candidate within 2.5 step periods counts at once (weaker swings too, if in rhythm), and a gap
 ///    of about two periods counts the step that left no clear peak. Unconfirmed candidates expire
 ///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
@@ -32,6 +35,8 @@ public struct StepCounter: Sendable {
 
     /// The parameters in use.
     public let configuration: StepCounterConfiguration
+    /// ``StepCounterConfiguration/periodicityReferenceWindow`` in grid points.
+    static let referenceWindowGrid = Int(StepCounterConfiguration.periodicityReferenceWindow / gridPeriod)
     /// Steps counted so far.
     public private(set) var count = 0
     /// Samples consumed so far.
@@ -49,6 +54,7 @@ public struct StepCounter: Sendable {
     private var gridOrigin = 0.0
     // Filter and peak detection.
     private var filter = BandPassFilter()
+    private var history = StepSignalHistory()
     private var x1 = 0.0, x2 = 0.0
     private var filtered = 0
     private var trough = 0.0
@@ -60,6 +66,7 @@ public struct StepCounter: Sendable {
     private var walking = false
     private var lastCounted = Int64.min
     private var period = 0.0
+    private var stepsSinceCheck = 0
 
     /// Creates a counter.
     /// - Throws: ``StepCounterError/invalidConfiguration(_:)``.
@@ -164,6 +171,7 @@ public struct StepCounter: Sendable {
     private mutating func restart(origin: Double) {
         gridOrigin = origin
         filter.reset()
+        history.reset()
         x1 = 0; x2 = 0; filtered = 0
         trough = 0
         hasPending = false
@@ -175,6 +183,7 @@ public struct StepCounter: Sendable {
     @inline(__always)
     private mutating func feed(_ j: Int64, _ value: Double, into steps: inout [Int64]) {
         let x = filter.step(value - gridOrigin)
+        history.push(x)
         filtered += 1
         if filtered >= 3 {
             // Evaluate grid point j-1 (value x1): now its right neighbour x is known.
@@ -207,8 +216,9 @@ public struct StepCounter: Sendable {
     /// strong and a weaker level (one arm swing or one leg per stride dominates): intervals
     /// regular (`alternatingIntervalRatio`), each of the two interleaved subsequences very regular in swing,
     /// the stronger one at least `minAmplitude`.
-    private func isAlternatingRun(count k: Int) -> Bool {
-        let c = configuration
+    /// (Static, taking only what it reads: a method on the whole counter would make the compiler
+    /// copy the counter, signal history included, at every call.)
+    private static func isAlternatingRun(_ held: StepHoldBuffer, count k: Int, _ c: StepCounterConfiguration) -> Bool {
         let first = held.count - k
         var minD = Int64.max, maxD = Int64.min
         var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
@@ -235,7 +245,20 @@ public struct StepCounter: Sendable {
             // Once walking, weaker candidates count if they keep the rhythm (not much earlier than
             // the period) — hysteresis, so alternate weak steps at the wrist are not lost.
             if amplitude < c.minAmplitude && d < c.continuationMinPhase * period { return }
-            if d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period) {
+            var inRhythm = d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period)
+            if inRhythm && c.minWalkingPeriodicity > 0 {
+                // Every few steps, check that the motion still repeats (a walk does; sway in a
+                // vehicle, whose peaks can keep a step-like rhythm for minutes, does not).
+                stepsSinceCheck += 1
+                if stepsSinceCheck >= c.walkingCheckSteps {
+                    stepsSinceCheck = 0
+                    let p = history.periodicity(period: period / Double(Self.gridPeriod), tolerance: c.periodicityTolerance,
+                                                window: Int(c.periodicityWindow / Self.gridPeriod),
+                                                referenceWindow: Self.referenceWindowGrid)
+                    if p < c.minWalkingPeriodicity { inRhythm = false }
+                }
+            }
+            if inRhythm {
                 if c.fillMissedSteps && d >= 1.6 * period {
                     // About two periods since the last step: one step in the rhythm left no clear peak
                     // (common at the wrist); count it half-way.
@@ -282,16 +305,26 @@ public struct StepCounter: Sendable {
                 break
             }
         }
-        if confirmedRun == 0 && c.alternatingRuns && held.count >= c.confirmationSteps && isAlternatingRun(count: c.confirmationSteps) {
+        if confirmedRun == 0 && c.alternatingRuns && held.count >= c.confirmationSteps && Self.isAlternatingRun(held, count: c.confirmationSteps, c) {
             confirmedRun = c.confirmationSteps
         }
         guard confirmedRun > 0 else { return }
         let medianInterval = held.medianInterval(ofLast: confirmedRun)
+        if c.minPeriodicity > 0 {
+            // Scale-free periodicity gate: the band-passed signal of the last `periodicityWindow`
+            // must repeat with the run's step period (or stride, twice it).
+            let periodicity = history.periodicity(period: medianInterval / Double(Self.gridPeriod),
+                                                  tolerance: c.periodicityTolerance,
+                                                  window: Int(c.periodicityWindow / Self.gridPeriod),
+                                                  referenceWindow: Self.referenceWindowGrid)
+            if periodicity < c.minPeriodicity { return }
+        }
         // Confirmed: release every held candidate with its own timestamp.
         for i in 0..<held.count { steps.append(held.time(i)) }
         count += held.count
         lastCounted = held.time(held.count - 1)
         period = medianInterval
+        stepsSinceCheck = 0
         held.removeAll()
         walking = true
     }

@@ -31,9 +31,57 @@ extension StepCounterConfiguration {
         case "maxStepInterval": maxStepInterval = ns
         case "maxGapInPeriods": maxGapInPeriods = v
         case "maxInputGap": maxInputGap = ns
+        case "minPeriodicity": minPeriodicity = v
+        case "minWalkingPeriodicity": minWalkingPeriodicity = v
+        case "walkingCheckSteps": walkingCheckSteps = Int(v)
+        case "periodicityWindow": periodicityWindow = ns
+        case "periodicityTolerance": periodicityTolerance = v
         default:
-            throw CLIError.usage("--param: unknown parameter '\(parts[0])' (minAmplitude, confirmationSteps, confirmationSpan, maxIntervalRatio, maxAmplitudeRatio, maxHold, minStepInterval, maxStepInterval, maxGapInPeriods, maxInputGap)")
+            throw CLIError.usage("--param: unknown parameter '\(parts[0])' (\(Self.parameterNames.joined(separator: ", ")))")
         }
         do { try validate() } catch { throw CLIError.usage("--param \(assignment): \(error)") }
+    }
+
+    /// The names `set(_:)` accepts.
+    static let parameterNames = ["minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity", "minWalkingPeriodicity", "walkingCheckSteps",
+                                 "periodicityWindow", "periodicityTolerance", "weakRunIntervalRatio",
+                                 "weakRunAmplitudeRatio", "maxIntervalRatio", "maxAmplitudeRatio",
+                                 "alternatingIntervalRatio", "continuationMinPhase", "confirmationSteps",
+                                 "confirmationSpan", "slowRunIntervalRatio", "slowRunAmplitudeRatio", "maxHold",
+                                 "minStepInterval", "maxStepInterval", "maxGapInPeriods", "maxInputGap",
+                                 "alternatingRuns", "fillMissedSteps"]
+
+    /// The current value of a parameter in the units `set(_:)` takes (seconds for times, 0/1 for
+    /// booleans), or nil for an unknown name.
+    func value(of name: String) -> Double? {
+        func s(_ ns: Int64) -> Double { Double(ns) / 1e9 }
+        switch name {
+        case "minAmplitude": return minAmplitude
+        case "continuationAmplitude": return continuationAmplitude
+        case "alternatingRuns": return alternatingRuns ? 1 : 0
+        case "fillMissedSteps": return fillMissedSteps ? 1 : 0
+        case "alternatingIntervalRatio": return alternatingIntervalRatio
+        case "weakRunAmplitude": return weakRunAmplitude
+        case "weakRunIntervalRatio": return weakRunIntervalRatio
+        case "weakRunAmplitudeRatio": return weakRunAmplitudeRatio
+        case "continuationMinPhase": return continuationMinPhase
+        case "confirmationSteps": return Double(confirmationSteps)
+        case "confirmationSpan": return s(confirmationSpan)
+        case "maxIntervalRatio": return maxIntervalRatio
+        case "maxAmplitudeRatio": return maxAmplitudeRatio
+        case "slowRunIntervalRatio": return slowRunIntervalRatio
+        case "slowRunAmplitudeRatio": return slowRunAmplitudeRatio
+        case "maxHold": return s(maxHold)
+        case "minStepInterval": return s(minStepInterval)
+        case "maxStepInterval": return s(maxStepInterval)
+        case "maxGapInPeriods": return maxGapInPeriods
+        case "maxInputGap": return s(maxInputGap)
+        case "minPeriodicity": return minPeriodicity
+        case "minWalkingPeriodicity": return minWalkingPeriodicity
+        case "walkingCheckSteps": return Double(walkingCheckSteps)
+        case "periodicityWindow": return s(periodicityWindow)
+        case "periodicityTolerance": return periodicityTolerance
+        default: return nil
+        }
     }
 }

@@ -114,10 +114,30 @@ public struct StepDatasetEvaluation: Sendable {
     /// Counter parameters.
     public var configuration: StepCounterConfiguration
 
+    /// Robustness experiment: every recording's acceleration is replaced by
+    /// `mean + amplitudeScale · (a − mean)` (mean = the file's mean acceleration vector, about
+    /// gravity), i.e. the motion is made gentler (< 1) or rougher (> 1). 1 = the recordings as they are.
+    public var amplitudeScale: Double
+
     /// Prepares an evaluation of `directory` (which must hold `manifest.csv`).
-    public init(directory: String, configuration: StepCounterConfiguration = StepCounterConfiguration()) {
+    public init(directory: String, configuration: StepCounterConfiguration = StepCounterConfiguration(), amplitudeScale: Double = 1) {
         self.directory = directory
         self.configuration = configuration
+        self.amplitudeScale = amplitudeScale
+    }
+
+    /// Applies ``amplitudeScale`` to a recording's samples.
+    static func scaled(_ samples: [Sample], by k: Double) -> [Sample] {
+        guard k != 1, !samples.isEmpty else { return samples }
+        var m = Vector3(0, 0, 0)
+        for s in samples { m = Vector3(m.x + s.accel.x, m.y + s.accel.y, m.z + s.accel.z) }
+        let n = Double(samples.count)
+        m = Vector3(m.x / n, m.y / n, m.z / n)
+        return samples.map { s in
+            var t = s
+            t.accel = Vector3(m.x + k * (s.accel.x - m.x), m.y + k * (s.accel.y - m.y), m.z + k * (s.accel.z - m.z))
+            return t
+        }
     }
 
     /// One manifest row relevant to step counting.
@@ -170,7 +190,8 @@ public struct StepDatasetEvaluation: Sendable {
     /// Runs the counter over one recording.
     func evaluate(_ e: Entry) throws -> FileResult {
         let path = directory + "/" + e.path
-        let recording = try Recording.read(path: path)
+        var recording = try Recording.read(path: path)
+        recording.samples = Self.scaled(recording.samples, by: amplitudeScale)
         var counter = try StepCounter(configuration: configuration)
         var steps: [Int64] = []
         var maxLatency: Int64 = 0

@@ -1,3 +1,4 @@
+import MotionCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,22 +23,6 @@ enum StepFormatting {
         return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A JSON string literal with `"`, `\` and control characters escaped.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (see ``JSONValue/quoted(_:)``).
+    static func jsonString(_ s: String) -> String { JSONValue.quoted(s) }
 }

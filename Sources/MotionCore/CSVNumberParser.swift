@@ -15,12 +15,10 @@ enum CSVNumberParser {
 
     #if arch(x86_64) && !os(Windows)
     /// Exact powers of ten in 80-bit extended precision (10^0 ... 10^27; 5^27 < 2^64).
-    static let powersOfTen80: [Float80] = {
-        var table: [Float80] = []
-        var v: Float80 = 1
-        for _ in 0...27 { table.append(v); v *= 10 }
-        return table
-    }()
+    static let powersOfTen80: [Float80] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+        1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27,
+    ]
     #endif
 
     /// Scans a decimal floating-point number starting at `cursor`, advancing it past the number.
@@ -98,6 +96,198 @@ enum CSVNumberParser {
         }
         return slowParse(start, c - start)
     }
+
+    /// The reader's hot path for one value field: same results as ``scanDouble(_:_:padded:)`` with
+    /// `padded: true`, specialised for the shape writers produce (`[+-]digits[.digits]`, at most
+    /// 7 integer digits, at most 19 significant digits, the field ending within 24 bytes).
+    ///
+    /// The speed comes from where the *end* of the field is found: from one 24-byte window loaded at
+    /// the field's start, the positions of the first two non-digit bytes (the point and the separator)
+    /// are computed with word-parallel arithmetic (a per-byte digit test, compacted to a bit mask
+    /// with one multiplication), so the next field's start depends on three loads and a few ALU
+    /// operations, not on a byte-by-byte or digit-run loop. The digits' value is computed off that
+    /// path (three 8-digit SWAR conversions) and converted with one correctly rounded operation
+    /// (see ``scanDouble(_:_:padded:)``). Any other shape (exponent, longer numbers, no digits,
+    /// a byte after the number that is not `,`, `\n` or `\r`) is handed to ``scanDouble(_:_:padded:)``.
+    ///
+    /// Requires that 32 bytes from any position up to `end` are readable (the block's slack).
+    /// - Complexity: O(1) for the fast shape; O(length of the number) otherwise.
+    @inline(__always)
+    static func scanDoubleField(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Double? {
+        let c = cursor
+        let w0 = load64(c)
+        let first = UInt8(truncatingIfNeeded: w0)
+        let negative = first == UInt8(ascii: "-")
+        let s = negative || first == UInt8(ascii: "+") ? 1 : 0
+        // Bit i of `mask` is set when byte i of the window is not a digit (the sign bit cleared).
+        let mask = (nonDigitMask(w0) | nonDigitMask(load64(c + 8)) << 8 | nonDigitMask(load64(c + 16)) << 16) & ~UInt64(s)
+        let d = mask.trailingZeroBitCount          // the point, or the end of an integer field
+        let isPoint = d < 8 && UInt8(truncatingIfNeeded: w0 >> UInt64(8 * d)) == UInt8(ascii: ".")
+        let afterPoint = mask & ~((2 &<< UInt64(d)) &- 1)  // (only used when d < 8)
+        let e = isPoint ? afterPoint.trailingZeroBitCount : d
+        let integerDigits = d - s
+        let fractionDigits = isPoint ? e - d - 1 : 0
+        let terminator = c[min(e, 24)]
+        guard d < 8, e < 24, integerDigits + fractionDigits > 0,
+              terminator == UInt8(ascii: ",") || terminator == 0x0A || terminator == 0x0D else {
+            return scanDoubleOutlined(&cursor, end)
+        }
+        let integer: UInt64
+        let digits = w0 >> UInt64(8 * s)
+        if integerDigits <= 2 {  // the usual case: one or two digits, without a SWAR conversion
+            let a = (digits & 0xFF) &- 0x30
+            let b = ((digits >> 8) & 0xFF) &- 0x30
+            integer = integerDigits == 2 ? a &* 10 &+ b : (integerDigits == 1 ? a : 0)
+        } else {
+            integer = digitValue(digits, count: integerDigits)
+        }
+        let f = c + d + 1
+        let k1 = min(max(fractionDigits - 8, 0), 8)
+        var fraction = digitValue(load64(f), count: min(fractionDigits, 8)) &* pow10Int19[k1] &+ digitValue(load64(f + 8), count: k1)
+        if fractionDigits > 16 {  // 17+ fraction digits: the third word
+            let k2 = fractionDigits - 16
+            fraction = fraction &* pow10Int19[k2] &+ digitValue(load64(f + 16), count: k2)
+        }
+        let significant = (integer == 0 ? 0 : integerDigits) + fractionDigits
+        guard significant <= 19 else { return scanDoubleOutlined(&cursor, end) }
+        let mantissa = integer &* pow10Int19[fractionDigits] &+ fraction
+        cursor = c + e
+        // The sign is or-ed into the result's sign bit: a branch on it would be mispredicted
+        // about every other field in real data.
+        let signBit = (UInt64(s) & UInt64(truncatingIfNeeded: first >> 2)) << 63  // '-' is 0x2D, '+' is 0x2B
+        if mantissa <= (1 << 53) {
+            let v = Double(Int64(bitPattern: mantissa)) / powersOfTen[fractionDigits]
+            return Double(bitPattern: v.bitPattern | signBit)
+        }
+        if fractionDigits == 0 { return slowParse(c, e) }  // an integer of more than 53 bits: rare
+        return Double(bitPattern: eiselLemire(mantissa, negativeExponent: fractionDigits).bitPattern | signBit)
+    }
+
+    /// The double nearest to `m × 10^-k` (ties to even) for `m > 0` and `1 <= k <= 19`, by the
+    /// Eisel–Lemire algorithm (D. Lemire, "Number Parsing at a Gigabyte per Second", 2021): `m` is
+    /// normalised and multiplied by a 128-bit approximation of `5^-k` (one or two 64×64-bit
+    /// products), which gives the 53-bit significand and its rounding; for these exponents the
+    /// approximation is always sufficient (Mushtak & Lemire, "Fast Number Parsing Without
+    /// Fallback", 2023) and exact ties, possible only for `k <= 4`, are detected.
+    /// Multiplications only: no division, no x87. Kept out of line so the common path stays small.
+    /// - Complexity: O(1).
+    @inline(never)
+    static func eiselLemire(_ m: UInt64, negativeExponent k: Int) -> Double {
+        let lz = m.leadingZeroBitCount
+        let w = m << UInt64(lz)
+        let (high5, low5) = powersOfFiveInverse128[k]
+        var (hi, lo) = w.multipliedFullWidth(by: high5)
+        if hi & 0x1FF == 0x1FF {  // the low bits may be off: refine with the next 64 bits of 5^-k
+            let (h2, _) = w.multipliedFullWidth(by: low5)
+            let (sum, carry) = lo.addingReportingOverflow(h2)
+            lo = sum
+            if carry { hi &+= 1 }
+        }
+        let upper = Int(hi >> 63)
+        let shift = UInt64(upper + 64 - 52 - 3)
+        var significand = hi >> shift
+        var exponent = ((-k * (152_170 + 65_536)) >> 16) + 63 + upper - lz + 1023
+        if lo <= 1 && k <= 4 && significand & 3 == 1 && significand << shift == hi {
+            significand &= ~1  // exactly halfway: round to even
+        }
+        significand += significand & 1
+        significand >>= 1
+        if significand >= (2 << 52) {
+            significand = 1 << 52
+            exponent += 1
+        }
+        significand &= ~(1 << 52)
+        return Double(bitPattern: UInt64(exponent) << 52 | significand)
+    }
+
+    /// `5^-k` for k = 0...19 as 128-bit values `⌊2^(127+⌈log2 5^k⌉) / 5^k⌋ + 1` (high, low words),
+    /// as in the Eisel–Lemire / fast_float tables (entry 0 unused).
+    static let powersOfFiveInverse128: [(UInt64, UInt64)] = [
+        (0, 0),
+        (0xcccc_cccc_cccc_cccc, 0xcccc_cccc_cccc_cccd), (0xa3d7_0a3d_70a3_d70a, 0x3d70_a3d7_0a3d_70a4),
+        (0x8312_6e97_8d4f_df3b, 0x645a_1cac_0831_26ea), (0xd1b7_1758_e219_652b, 0xd3c3_6113_404e_a4a9),
+        (0xa7c5_ac47_1b47_8423, 0x0fcf_80dc_3372_1d54), (0x8637_bd05_af6c_69b5, 0xa63f_9a49_c2c1_b110),
+        (0xd6bf_94d5_e57a_42bc, 0x3d32_9076_0469_1b4d), (0xabcc_7711_8461_cefc, 0xfdc2_0d2b_36ba_7c3e),
+        (0x8970_5f41_36b4_a597, 0x3168_0a88_f895_3031), (0xdbe6_fece_bded_d5be, 0xb573_440e_5a88_4d1c),
+        (0xafeb_ff0b_cb24_aafe, 0xf78f_69a5_1539_d749), (0x8cbc_cc09_6f50_88cb, 0xf93f_87b7_442e_45d4),
+        (0xe12e_1342_4bb4_0e13, 0x2865_a5f2_06b0_6fba), (0xb424_dc35_095c_d80f, 0x5384_84c1_9ef3_8c95),
+        (0x901d_7cf7_3ab0_acd9, 0x0f9d_3701_4bf6_0a11), (0xe695_94be_c44d_e15b, 0x4c2e_be68_7989_a9b4),
+        (0xb877_aa32_36a4_b449, 0x09be_feb9_fad4_87c3), (0x9392_ee8e_921d_5d07, 0x3aff_322e_6243_9fd0),
+        (0xec1e_4a7d_b695_61a5, 0x2b31_e9e3_d06c_32e6),
+    ]
+
+    /// Scans a timestamp field `[+-]digits` (at most 19 digits, ending within 24 bytes) into an
+    /// `Int64` like ``scanInt64(_:_:padded:)``, finding its end from one 24-byte window (see
+    /// ``scanDoubleField(_:_:)``); other shapes go to ``scanInt64(_:_:padded:)``.
+    /// - Returns: `nil` when there are no digits or the value does not fit in 64 bits.
+    @inline(__always)
+    static func scanInt64Field(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
+        let c = cursor
+        let w0 = load64(c)
+        let first = UInt8(truncatingIfNeeded: w0)
+        let negative = first == UInt8(ascii: "-")
+        let s = negative || first == UInt8(ascii: "+") ? 1 : 0
+        let mask = (nonDigitMask(w0) | nonDigitMask(load64(c + 8)) << 8 | nonDigitMask(load64(c + 16)) << 16) & ~UInt64(s)
+        let e = mask.trailingZeroBitCount
+        let n = e - s
+        guard e < 24, n > 0, n <= 19 else { return scanInt64Outlined(&cursor, end) }
+        let p = c + s
+        let k1 = min(max(n - 8, 0), 8)
+        var magnitude = digitValue(load64(p), count: min(n, 8)) &* pow10Int19[k1] &+ digitValue(load64(p + 8), count: k1)
+        if n > 16 {
+            let k2 = n - 16
+            magnitude = magnitude &* pow10Int19[k2] &+ digitValue(load64(p + 16), count: k2)
+        }
+        cursor = c + e
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
+
+    /// ``scanDouble(_:_:padded:)`` (padded), kept out of line: the fast scanners' rare fallback.
+    @inline(never)
+    static func scanDoubleOutlined(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Double? {
+        scanDouble(&cursor, end, padded: true)
+    }
+
+    /// ``scanInt64(_:_:padded:)`` (padded), kept out of line: the fast scanner's rare fallback.
+    @inline(never)
+    static func scanInt64Outlined(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
+        scanInt64(&cursor, end, padded: true)
+    }
+
+    /// The 8 bytes at `p` as a little-endian word (unaligned load).
+    @inline(__always)
+    static func load64(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// An 8-bit mask with bit i set when byte i of `word` (first byte in the low bits) is not an
+    /// ASCII digit. Exact for every byte (no carries between bytes).
+    @inline(__always)
+    static func nonDigitMask(_ word: UInt64) -> UInt64 {
+        let x = word ^ 0x3030_3030_3030_3030  // digits become 0...9
+        // High bit per byte: set when the byte's low 7 bits are >= 10 or its high bit is set.
+        let high = (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+        return (high &* 0x0002_0408_1020_4081) >> 56  // bit 7 of byte i -> bit i
+    }
+
+    /// The value of the first `count` (0...8) bytes of `word`, which must be ASCII digits.
+    @inline(__always)
+    static func digitValue(_ word: UInt64, count: Int) -> UInt64 {
+        eightDigits((word &- 0x3030_3030_3030_3030) << UInt64(64 - 8 * count))
+    }
+
+    /// 10^0 ... 10^19.
+    static let pow10Int19: [UInt64] = [
+        1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ]
 
     /// Appends the run of ASCII digits at `cursor` to `value` (`value = value * 10^k + digits`,
     /// wrapping on overflow: callers count digits), eight bytes at a time (SWAR: one unaligned

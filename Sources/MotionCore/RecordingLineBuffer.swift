@@ -16,9 +16,8 @@ final class RecordingLineBuffer {
         case tooLong
     }
 
-    /// Bytes allocated after `capacity`: any 16-byte load starting before the end of a line is
-    /// inside the allocation (the CSV scanners' `padded` mode relies on it).
-    static let slack = 32
+    /// Bytes allocated after `capacity` (zeroed).
+    static let slack = 64
 
     private let file: RecordingFile
     private let storage: UnsafeMutablePointer<UInt8>
@@ -34,12 +33,21 @@ final class RecordingLineBuffer {
     init(file: RecordingFile, capacity: Int) {
         self.file = file
         self.capacity = max(capacity, 64)
-        // Slack after the data so that 8-byte loads starting inside a line stay in the allocation.
+        // Header lines are only searched with memchr within the data read; the slack is kept zeroed.
         self.storage = .allocate(capacity: self.capacity + Self.slack)
-        self.storage.initialize(repeating: 0, count: self.capacity + Self.slack)
+        (self.storage + self.capacity).initialize(repeating: 0, count: Self.slack)
     }
 
     deinit { storage.deallocate() }
+
+    /// Ends line-by-line reading: the file, the bytes already read but not handed out, and
+    /// whether the end of the file was reached. The reader continues block by block from there
+    /// (``RecordingBlockSplitter``); this buffer must not be used afterwards.
+    func handOver() -> (file: RecordingFile, pending: [UInt8], atEOF: Bool) {
+        let pending = Array(UnsafeBufferPointer(start: storage + start, count: end - start))
+        start = end
+        return (file, pending, atEOF)
+    }
 
     /// The next line, or `nil` at the end of a file whose last line ended with a newline.
     /// - Complexity: amortised O(line length).

@@ -39,29 +39,49 @@ public final class RecordingReader {
     /// The number of the last line read (1-based; header lines count).
     public private(set) var lineNumber = 0
 
-    private let lines: RecordingLineBuffer
+    private let pipeline: RecordingBlockPipeline
+    /// The block being delivered and the index of its next row.
+    private var current: RecordingParsedBlock?
+    private var position = 0
+    /// Bytes of the file before `current` (header and earlier blocks).
+    private var bytesBefore = 0
     private var finished = false
     /// The first error met; the reader stays failed (every later call throws it again).
     private var failure: (any Error)?
     private var previousTimestamp: Int64 = .min
     private var previousTimestampLine = 0
-    private var lastLabelBytes: [UInt8] = []
-    private var lastLabel: String?
     private let columnNames: [String]
+    private let bufferSize: Int
+
+    /// Worker threads used by default: 2 on a machine with at least two processors, else 1.
+    public static var defaultThreadCount: Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 ? 2 : 1 }
 
     /// Opens `path` and parses its header.
-    /// - Parameter bufferSize: bytes read per `read(2)`; also the longest line accepted.
+    /// - Parameters:
+    ///   - bufferSize: bytes per block (one `read(2)`); also the longest line accepted.
+    ///   - threads: threads that parse blocks ahead of the caller once the file turns out to be
+    ///     longer than one block (1: everything on the caller's thread). Results, errors and their
+    ///     order do not depend on it. Memory: about `2 × threads` parsed blocks plus one raw block per thread.
     /// - Throws: ``RecordingIOError`` if the file cannot be opened or read; ``RecordingError``
     ///   if the header is missing or malformed.
-    public init(path: String, bufferSize: Int = 1 << 20) throws {
+    public init(path: String, bufferSize: Int = 1 << 20, threads: Int = RecordingReader.defaultThreadCount) throws {
         self.path = path
+        let capacity = max(bufferSize, 64)
+        self.bufferSize = capacity
         let file = try RecordingFile.openForReading(path)
-        lines = RecordingLineBuffer(file: file, capacity: bufferSize)
+        let lines = RecordingLineBuffer(file: file, capacity: capacity)
         var number = 0
         header = try Self.parseHeader(lines: lines, path: path, lineNumber: &number)
         lineNumber = number
         columnNames = header.columns
+        bytesBefore = lines.bytesConsumed
+        let rest = lines.handOver()
+        pipeline = RecordingBlockPipeline(
+            splitter: RecordingBlockSplitter(file: rest.file, pending: rest.pending, atEOF: rest.atEOF),
+            parser: RecordingRowParser(path: path, header: header), blockSize: capacity, threads: threads)
     }
+
+    deinit { pipeline.shutdown() }
 
     /// Reads the next chunk of at most `maxSamples` rows.
     /// - Returns: `nil` once the file is exhausted.
@@ -89,191 +109,92 @@ public final class RecordingReader {
             return try readRows(into: &samples, labels: &labels, maxSamples: maxSamples)
         } catch {
             failure = error
+            finished = true
+            pipeline.shutdown()
             throw error
         }
     }
 
     private func readRows(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
         guard !finished, maxSamples > 0 else { return 0 }
-        let hasGyro = header.sensors.contains(.gyro)
-        let hasLabels = header.hasLabels
-        let seconds = header.format == .plain
-        var line = lineNumber
-        var previous = previousTimestamp
-        var previousLine = previousTimestampLine
-        defer {
-            lineNumber = line
-            previousTimestamp = previous
-            previousTimestampLine = previousLine
-        }
         var produced = 0
         while produced < maxSamples {
-            guard let next = try lines.next() else { finished = true; break }
-            line += 1
-            let p: UnsafePointer<UInt8>
-            let n: Int
-            switch next {
-            case .line(let ptr, let count):
-                p = ptr
-                n = count
-            case .torn(let count):
-                warnings.append(RecordingWarning(file: path, line: line, message: "last line has no newline (torn write, e.g. power loss); dropped its \(count) bytes"))
-                finished = true
-                return produced
-            case .tooLong:
-                throw RecordingError(file: path, line: line, problem: "line is longer than \(lines.capacity) bytes")
+            if current == nil {
+                guard try enterNextBlock() else { break }
             }
-            // Hot path: one pass over the bytes; any failure is diagnosed by `diagnose` (cold).
-            // `padded`: the byte at `e` is the line's '\n' or '\r' (not a digit) and the buffer
-            // has slack after its data (see RecordingLineBuffer.slack).
-            var c = p
-            let e = p + n
-            let comma = UInt8(ascii: ",")
-            let parsedTime = seconds
-                ? CSVNumberParser.scanSecondsAsNanoseconds(&c, e)
-                : CSVNumberParser.scanInt64(&c, e, padded: true)
-            guard let t = parsedTime, c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
-            if t <= previous && previousLine > 0 {
-                throw RecordingError(
-                    file: path, line: line, column: 1, columnName: columnNames[0],
-                    problem: t == previous
-                        ? "duplicate timestamp \(t) ns (same as line \(previousLine))"
-                        : "timestamp \(t) ns goes backwards (line \(previousLine) has \(previous) ns)")
+            let block = current!
+            let limit = block.failureRow ?? block.samples.count
+            let take = min(limit - position, maxSamples - produced)
+            if take > 0 {
+                samples.append(contentsOf: block.samples[position..<(position + take)])
+                if header.hasLabels { labels.append(contentsOf: block.labels[position..<(position + take)]) }
+                position += take
+                produced += take
+                lineNumber += take
+                previousTimestamp = block.samples[position - 1].timestamp
+                previousTimestampLine = lineNumber
             }
-            c += 1
-            guard let ax = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
-            c += 1
-            guard let ay = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
-            c += 1
-            guard let az = CSVNumberParser.scanDouble(&c, e, padded: true) else { throw diagnose(p, n, line: line) }
-            var finite = ax.isFinite && ay.isFinite && az.isFinite
-            var gyro = Vector3.zero
-            if hasGyro {
-                guard c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
-                c += 1
-                guard let gx = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
-                c += 1
-                guard let gy = CSVNumberParser.scanDouble(&c, e, padded: true), c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
-                c += 1
-                guard let gz = CSVNumberParser.scanDouble(&c, e, padded: true) else { throw diagnose(p, n, line: line) }
-                finite = finite && gx.isFinite && gy.isFinite && gz.isFinite
-                gyro = Vector3(gx, gy, gz)
+            if position == limit && produced < maxSamples {
+                if let failure = block.failure {
+                    lineNumber += 1
+                    throw error(failure)
+                }
+                bytesBefore += block.byteCount
+                current = nil
+                position = 0
             }
-            guard finite else { throw diagnose(p, n, line: line) }
-            if hasLabels {
-                guard c < e, c.pointee == comma else { throw diagnose(p, n, line: line) }
-                c += 1
-                guard let l = try label(c, e - c, line: line) else { throw diagnose(p, n, line: line) }
-                labels.append(l.value)
-            } else if c != e {
-                throw diagnose(p, n, line: line)
-            }
-            let accel = Vector3(ax, ay, az)
-            previous = t
-            previousLine = line
-            samples.append(Sample(timestamp: t, accel: accel, gyro: gyro))
-            produced += 1
         }
         return produced
     }
 
-    /// Bytes of the file consumed so far (header and rows, including newlines).
-    public var bytesRead: Int { lines.bytesConsumed }
-
-    // MARK: - Labels
-
-    /// A parsed label field (`value` nil for an empty field).
-    private struct LabelField { var value: String? }
-
-    /// The label in `n` bytes at `p`; `nil` if they contain a comma (wrong column count, diagnosed by the caller).
-    @inline(__always)
-    private func label(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) throws -> LabelField? {
-        if n == 0 { return LabelField(value: nil) }
-        if n == lastLabelBytes.count, lastLabel != nil,
-           lastLabelBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) {
-            return LabelField(value: lastLabel)
-        }
-        let bytes = UnsafeBufferPointer(start: p, count: n)
-        if bytes.contains(0x2C) { return nil }
-        if bytes.contains(0x22) {
-            throw RecordingError(file: path, line: line, column: columnNames.count, columnName: "label",
-                                 problem: "quoted fields are not supported (\(Self.quote(p, n)))")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw RecordingError(file: path, line: line, column: columnNames.count, columnName: "label", problem: "label is not valid UTF-8")
-        }
-        lastLabelBytes = Array(bytes)
-        lastLabel = text
-        return LabelField(value: text)
-    }
-
-    // MARK: - Errors (cold paths)
-
-    /// Explains why line `line` (`n` bytes at `p`) failed the fast parse: column count, or the first bad field.
-    @inline(never)
-    private func diagnose(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) -> RecordingError {
-        if n == 0 { return RecordingError(file: path, line: line, problem: "empty line") }
-        var fields: [(Int, Int)] = []
-        var start = 0
-        for i in 0...n where i == n || p[i] == 0x2C {
-            fields.append((start, i - start))
-            start = i + 1
-        }
-        if fields.count != columnNames.count { return columnCountError(p, n, line: line) }
-        let (t0, tn) = fields[0]
-        let time = header.format == .plain
-            ? CSVNumberParser.parseSecondsAsNanoseconds(p + t0, tn)
-            : CSVNumberParser.parseInt64(p + t0, tn)
-        if time == nil { return timeError(p + t0, tn, line: line) }
-        for k in 1..<fields.count where columnNames[k] != "label" {
-            let (s, len) = fields[k]
-            if CSVNumberParser.parseDouble(p + s, len)?.isFinite != true {
-                return numberError(p + s, len, line: line, column: k)
+    /// Moves to the next block; false at the end of the file (after a torn final line, with its warning).
+    private func enterNextBlock() throws -> Bool {
+        switch pipeline.next() {
+        case .rows(let block):
+            if let t = block.firstTimestamp, previousTimestampLine > 0, t <= previousTimestamp {
+                lineNumber += 1
+                throw error(.order(timestamp: t, previous: previousTimestamp))
             }
+            current = block
+            position = 0
+            return true
+        case .torn(let count):
+            lineNumber += 1
+            bytesBefore += count
+            warnings.append(RecordingWarning(file: path, line: lineNumber, message: "last line has no newline (torn write, e.g. power loss); dropped its \(count) bytes"))
+        case .tooLong:
+            lineNumber += 1
+            throw RecordingError(file: path, line: lineNumber, problem: "line is longer than \(bufferSize) bytes")
+        case .ioError(let e):
+            throw e
+        case .end:
+            break
         }
-        return RecordingError(file: path, line: line, problem: "malformed line")
+        finished = true
+        pipeline.shutdown()
+        return false
     }
 
-    @inline(never)
-    private func columnCountError(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) -> RecordingError {
-        var found = 1
-        for i in 0..<n where p[i] == 0x2C { found += 1 }
-        return RecordingError(file: path, line: line, problem: "expected \(columnNames.count) columns (\(columnNames.joined(separator: ","))), found \(found)")
-    }
-
-    @inline(never)
-    private func numberError(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, column: Int) -> RecordingError {
-        RecordingError(file: path, line: line, column: column + 1, columnName: columnNames[column], problem: Self.describeBadNumber(p, n))
-    }
-
-    @inline(never)
-    private func timeError(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) -> RecordingError {
-        var problem: String
-        if header.format == .plain {
-            problem = Self.describeBadNumber(p, n)
-            if CSVNumberParser.parseDouble(p, n)?.isFinite == true { problem = "time \(Self.quote(p, n)) s is out of range" }
-        } else if n == 0 {
-            problem = "empty field"
-        } else if CSVNumberParser.parseDouble(p, n) != nil {
-            problem = "bad timestamp \(Self.quote(p, n)) (expected integer nanoseconds within ±9.2e18)"
-        } else {
-            problem = "bad timestamp \(Self.quote(p, n))"
+    /// The error for a failed row at ``lineNumber`` (the previous row is on the line before).
+    private func error(_ failure: RecordingParsedBlock.Failure) -> RecordingError {
+        switch failure {
+        case .malformed(var e):
+            e.line = lineNumber
+            return e
+        case .order(let t, let previous):
+            return RecordingError(
+                file: path, line: lineNumber, column: 1, columnName: columnNames[0],
+                problem: t == previous
+                    ? "duplicate timestamp \(t) ns (same as line \(lineNumber - 1))"
+                    : "timestamp \(t) ns goes backwards (line \(lineNumber - 1) has \(previous) ns)")
         }
-        return RecordingError(file: path, line: line, column: 1, columnName: columnNames[0], problem: problem)
     }
 
-    static func describeBadNumber(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
-        if n == 0 { return "empty field" }
-        let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self).lowercased()
-        if text.contains("nan") { return "NaN is not allowed (\(quote(p, n)))" }
-        if text.contains("inf") { return "infinity is not allowed (\(quote(p, n)))" }
-        if CSVNumberParser.parseDouble(p, n) != nil { return "value \(quote(p, n)) is out of range (infinite)" }
-        return "bad number \(quote(p, n))"
-    }
-
-    static func quote(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
-        let text = String(decoding: UnsafeBufferPointer(start: p, count: min(n, 40)), as: UTF8.self)
-        return "\"" + text + (n > 40 ? "..." : "") + "\""
+    /// Bytes of the file consumed so far: the header and the rows delivered, including newlines
+    /// (and a dropped torn final line); after an error, up to the row before the bad line.
+    public var bytesRead: Int {
+        guard let current, position > 0 else { return bytesBefore }
+        return bytesBefore + Int(current.rowEnds[position - 1])
     }
 
     // MARK: - Header

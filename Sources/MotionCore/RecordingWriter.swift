@@ -10,7 +10,10 @@
 ///
 /// Values are written in the shortest decimal form that converts back to the same `Double`
 /// (Swift's `description`), timestamps as integer nanoseconds, so reading gives back exactly
-/// the samples written.
+/// the samples written. The exception: in a column whose `channel.*` header entry declares the
+/// device's `scale=`, a value equal (within two ulps) to `raw × scale` is written as that exact
+/// decimal, with no more decimals than the scale (``RecordingValueFormat``): reading gives the
+/// double nearest to `raw × scale`, and `raw` survives exactly.
 public final class RecordingWriter {
     /// When the writer calls `fsync(2)`.
     public enum FsyncPolicy: Hashable, Sendable {
@@ -42,6 +45,8 @@ public final class RecordingWriter {
     private var intervalStart: Int64?
     private var closed = false
     private let intervalNanoseconds: Int64
+    /// Per value column (accel_x ... gyro_z), the declared scale's format, if any (own format only).
+    private let valueFormats: [RecordingValueFormat?]
 
     /// Creates the file at `path`, writes the header and `fsync`s it.
     /// - Parameters:
@@ -63,6 +68,11 @@ public final class RecordingWriter {
         var header = header
         let text = try Self.headerText(&header, path: path)
         self.header = header
+        let valueColumns = header.columns.dropFirst().filter { $0 != "label" }
+        valueFormats = valueColumns.map { column in
+            guard header.format != .plain, let description = header.metadata[RecordingKey.channelPrefix + column] else { return nil }
+            return RecordingValueFormat(channelDescription: description)
+        }
         file = try RecordingFile.create(path, replaceExisting: replaceExisting)
         try file.write(Array(text.utf8))
         try file.sync()
@@ -105,6 +115,7 @@ public final class RecordingWriter {
             for (k, v) in values.enumerated() {
                 guard v.isFinite else { throw writeError(row: i, column: k + 2, "\(v) cannot be written (values must be finite)") }
                 rows.append(0x2C)
+                if let format = valueFormats[k], format.appendDeviceValue(v, to: &rows) { continue }
                 rows.append(contentsOf: v.description.utf8)
             }
             if header.hasLabels {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotionCore
 import Glibc
 #endif
 import CUHID
@@ -62,7 +63,7 @@ public struct EmulatorRunner {
     ///     `statusFile`).
     /// - Throws: ``UHIDError`` when a uhid call fails (the device is destroyed by closing the fd).
     public static func run(hub: VirtualSensorHub, options: Options, log: (String) -> Void,
-                           status: (EmulatorJSON) -> Void = { _ in }) throws(UHIDError) -> Outcome {
+                           status: (JSONValue) -> Void = { _ in }) throws(UHIDError) -> Outcome {
         var hub = hub
         let sigfd = cuhid_termination_signalfd()
         guard sigfd >= 0 else { throw UHIDError(call: "signalfd", errno: errno, path: options.uhidPath) }
@@ -79,7 +80,7 @@ public struct EmulatorRunner {
             let json = statusJSON(hub: hub, origin: origin, started: started)
             status(json)
             if let path = options.statusFile {
-                do { try writeAtomically(path, json.rendered() + "\n") } catch {
+                do { try writeAtomically(path, json.serialized(pretty: true) + "\n") } catch {
                     if !statusFailed { log("cannot write the status file: \(error)") }
                     statusFailed = true
                 }
@@ -140,7 +141,7 @@ public struct EmulatorRunner {
     }
 
     /// The status/summary JSON: `started`, `elapsed_s`, `sensors` (see ``VirtualSensorHub/sensorsJSON(origin:)``).
-    public static func statusJSON(hub: VirtualSensorHub, origin: Int64, started: Bool) -> EmulatorJSON {
+    public static func statusJSON(hub: VirtualSensorHub, origin: Int64, started: Bool) -> JSONValue {
         .object([
             ("started", .bool(started)),
             ("elapsed_s", .double(Double(monotonicNow() - origin) / 1e9)),

@@ -1,3 +1,5 @@
+import MotionCore
+
 extension VirtualSensorHub {
     /// The hub's state as JSON: one object per sensor with its properties, counters and
     /// property history (times in seconds relative to `origin`, a hub time in ns).
@@ -7,7 +9,7 @@ extension VirtualSensorHub {
     /// `queued`, `samples_generated`, `samples_sent`, `samples_dropped`, `samples_discarded`,
     /// `bursts`, `max_burst`, `get_reports`, `set_reports`, `loops`, `exhausted`,
     /// `history` [{`t_s`, `property`, `value`}].
-    public func sensorsJSON(origin: Int64) -> EmulatorJSON {
+    public func sensorsJSON(origin: Int64) -> JSONValue {
         .array(sensors.map { s in
             let f = s.features, c = s.counters
             return .object([

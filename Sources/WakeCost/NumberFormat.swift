@@ -1,3 +1,4 @@
+import MotionCore
 import Foundation
 
 /// Number formatting shared by the reports: fixed decimals for tables, shortest round-trip
@@ -40,21 +41,8 @@ enum NumberFormat {
         return String(format: "%.2g", v)
     }
 
-    /// JSON string literal.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (see ``JSONValue/quoted(_:)``).
+    static func string(_ s: String) -> String { JSONValue.quoted(s) }
 
     /// HTML/XML text escaping.
     static func xml(_ s: String) -> String {

@@ -33,12 +33,13 @@ enum BenchCommand {
             memory (VmHWM of /proc/self/status; also getrusage ru_maxrss). With --repeat N the best of
             N runs is reported.
             JSON keys: file, bytes, samples, seconds, mb_per_s, samples_per_s, peak_rss_mib,
-            ru_maxrss_mib, runs.
+            ru_maxrss_mib, runs, threads.
             """,
             arguments: [ArgumentSpec("FILE", help: "A recording (MotionBatch format or plain CSV).")],
             options: [
                 .option("chunk", value: "N", help: "Samples per read call (default 4096)."),
                 .option("repeat", value: "N", help: "Runs; the fastest is reported (default 1)."),
+                .option("threads", value: "N", help: "Reader threads (default: 2 on a machine with 2+ processors, else 1)."),
                 .flag("json", help: "Print one JSON object."),
             ],
             run: { args, io in try runParse(args, &io) }
@@ -49,6 +50,7 @@ enum BenchCommand {
         let path = args.argument("FILE")!
         let chunk = try args.int("chunk", in: 1...10_000_000) ?? 4096
         let runs = try args.int("repeat", in: 1...100) ?? 1
+        let threads = try args.int("threads", in: 1...64) ?? RecordingReader.defaultThreadCount
         var best = Double.infinity
         var bytes = 0
         var count = 0
@@ -56,7 +58,7 @@ enum BenchCommand {
         do {
             for _ in 0..<runs {
                 let start = monotonicSeconds()
-                let reader = try RecordingReader(path: path)
+                let reader = try RecordingReader(path: path, threads: threads)
                 var samples: [Sample] = []
                 samples.reserveCapacity(chunk)
                 var labels: [String?] = []
@@ -83,7 +85,7 @@ enum BenchCommand {
         let peakMiB = peakResidentMiB()
         _ = checksum
         if args.flag("json") {
-            io.out("{\"file\":\(jsonString(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs)}")
+            io.out("{\"file\":\(JSONValue.quoted(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs),\"threads\":\(threads)}")
         } else {
             io.out("file:          \(path)")
             io.out("bytes:         \(bytes) (\(fmt(Double(bytes) / 1e6, 1)) MB)")
@@ -91,6 +93,7 @@ enum BenchCommand {
             io.out("time:          \(fmt(best, 3)) s\(runs > 1 ? " (best of \(runs))" : "")")
             io.out("throughput:    \(fmt(mbPerSecond, 1)) MB/s, \(fmt(samplesPerSecond / 1e6, 2)) M samples/s")
             io.out("peak RSS:      \(fmt(peakMiB, 1)) MiB")
+            io.out("threads:       \(threads)")
         }
     }
 
@@ -137,19 +140,4 @@ enum BenchCommand {
         return String(r)
     }
 
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if u.value < 0x20 { out += "\\u00" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
 }

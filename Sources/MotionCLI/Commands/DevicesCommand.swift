@@ -1,3 +1,4 @@
+import MotionCore
 import MotionIIO
 
 /// `motionbatch devices`: what the board can do — accelerometers, gyroscopes, step counters,

@@ -92,7 +92,7 @@ enum EmulateCommand {
             io.out("\(s.kind.iioName): sent \(c.samplesSent) samples in \(c.bursts) deliveries (max burst \(c.maxBurst)), dropped \(c.samplesDropped), discarded \(c.samplesDiscarded); interval \(s.features.reportIntervalMs) ms, latency \(s.features.reportLatencyMs) ms")
         }
         if let file = args.string("summary-json") {
-            let json = EmulatorJSON.object([
+            let json = JSONValue.object([
                 ("recording", .object([
                     ("path", .string(path)),
                     ("samples", .int(Int64(recording.samples.count))),
@@ -111,7 +111,7 @@ enum EmulateCommand {
                 ("elapsed_s", .double(outcome.elapsed)),
                 ("sensors", outcome.hub.sensorsJSON(origin: outcome.origin)),
             ])
-            do { try EmulatorRunner.writeAtomically(file, json.rendered() + "\n") } catch {
+            do { try EmulatorRunner.writeAtomically(file, json.serialized(pretty: true) + "\n") } catch {
                 throw CLIError.failure("cannot write --summary-json: \(error)")
             }
         }

@@ -34,6 +34,9 @@ enum EvalCommand {
                 .flag("json", help: "Print one JSON object instead of tables."),
                 .flag("check", help: "Exit with status 1 when a target is not met."),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
+                .option("sweep", value: "NAME=V1,V2,...", help: "Instead of tables, one summary line per value of a parameter (repeatable).", repeated: true),
+                .option("amplitude-scale", value: "K", help: "Robustness experiment: scale every recording's motion (acceleration minus its mean) by K before counting (default 1)."),
+                .flag("sensitivity", help: "Instead of tables, one summary line per key parameter at 0.7, 0.8, 1.2 and 1.3 times its value (for minPeriodicity: 1 - value scaled)."),
             ],
             run: { args, io in
                 let dir = args.argument("DATASETS_DIR") ?? "../shared/datasets"
@@ -43,7 +46,26 @@ enum EvalCommand {
                 let errIO = io
                 var config = StepCounterConfiguration()
                 for p in args.strings("param") { try config.set(p) }
-                let results = try StepDatasetEvaluation(directory: dir, configuration: config).run(progress: { p in
+                let scale = try args.double("amplitude-scale", in: 0.01...100) ?? 1
+                let sweeps = try args.strings("sweep").map(parseSweep) + (args.flag("sensitivity") ? sensitivitySweeps(config) : [])
+                if !sweeps.isEmpty {
+                    io.out("base: " + (args.strings("param").isEmpty ? "defaults" : args.strings("param").joined(separator: " "))
+                           + (scale != 1 ? ", amplitude scale \(StepFormatting.jsonNumber(scale))" : ""))
+                    io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: config, amplitudeScale: scale).run(), label: "base"))
+                    for (name, values) in sweeps {
+                        for v in values {
+                            var c = config
+                            let assignment = "\(name)=\(StepFormatting.jsonNumber(v))"
+                            do { try c.set(assignment) } catch {
+                                io.out(pad(assignment, 30) + " invalid: \(error)")
+                                continue
+                            }
+                            io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: c, amplitudeScale: scale).run(), label: assignment))
+                        }
+                    }
+                    return
+                }
+                let results = try StepDatasetEvaluation(directory: dir, configuration: config, amplitudeScale: scale).run(progress: { p in
                     if errIO.stderrIsTerminal { errIO.writeErr("\r\u{1B}[K\(p)") }
                 })
                 if io.stderrIsTerminal { io.writeErr("\r\u{1B}[K") }
@@ -57,6 +79,59 @@ enum EvalCommand {
                 if !ok && args.flag("check") { throw CLIError.failure("step-counter targets not met") }
             }
         )
+    }
+
+    /// Parses `NAME=V1,V2,...` for `--sweep`.
+    static func parseSweep(_ text: String) throws -> (String, [Double]) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        let values = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Double($0) } : []
+        guard parts.count == 2, !values.isEmpty, values.count == parts[1].split(separator: ",").count,
+              StepCounterConfiguration().value(of: parts[0]) != nil else {
+            throw CLIError.usage("--sweep expects NAME=V1,V2,... with a known parameter name, got '\(text)'")
+        }
+        return (parts[0], values)
+    }
+
+    /// The key parameters scaled by 0.7, 0.8, 1.2 and 1.3 (`--sensitivity`). For `minPeriodicity`
+    /// the scaled quantity is 1 − value (the tolerated non-periodic part), which keeps it below 1.
+    static func sensitivitySweeps(_ c: StepCounterConfiguration) -> [(String, [Double])] {
+        let names = ["minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity", "periodicityWindow",
+                     "periodicityTolerance", "weakRunIntervalRatio", "weakRunAmplitudeRatio", "maxIntervalRatio",
+                     "maxAmplitudeRatio", "minStepInterval", "maxHold"]
+        return names.map { name in
+            let v = c.value(of: name)!
+            let values = [0.7, 0.8, 1.2, 1.3].map { k -> Double in
+                let x = name == "minPeriodicity" ? 1 - (1 - v) * k : v * k
+                return (x * 1000).rounded() / 1000
+            }
+            return (name, values)
+        }
+    }
+
+    /// One line of figures for `--sweep`/`--sensitivity`: Oxford (all, Samsung, Pixel+Nexus:
+    /// MAPE/worst), precision/recall, Bangle walks MAPE/worst, non-walking false steps/h, latency,
+    /// and the missed targets.
+    static func summary(_ results: [StepDatasetEvaluation.SetResult], label: String) -> String {
+        func group(_ files: [StepDatasetEvaluation.FileResult], _ keep: (String) -> Bool) -> String {
+            let e = files.filter { keep($0.path) }.compactMap { $0.errorPercent.map(abs) }
+            guard !e.isEmpty else { return "-" }
+            return f(e.reduce(0, +) / Double(e.count), 2) + "/" + f(e.max()!)
+        }
+        var line = pad(label, 30)
+        for r in results {
+            switch r.set {
+            case .oxford:
+                line += " oxford " + f(r.mape, 2) + "/" + f(r.maxAbsErrorPercent) + " P" + f(r.precision ?? 0, 3) + " R" + f(r.recall ?? 0, 3)
+                line += " | samsung " + group(r.files) { $0.contains("/Samsung_") } + " | pixel+nexus " + group(r.files) { !$0.contains("/Samsung_") }
+            case .bangleWalks:
+                line += " | bangle " + f(r.mape, 2) + "/" + f(r.maxAbsErrorPercent)
+            case .nonWalking:
+                line += " | non-walking " + f(r.falseStepsPerHour) + "/h"
+            }
+        }
+        line += " | latency " + f(results.map(\.maxLatencySeconds).max() ?? 0, 2)
+        let missed = verdicts(results).filter { !$0.met }.map { "\($0.set).\($0.name)" }
+        return line + (missed.isEmpty ? " | PASS" : " | FAIL " + missed.joined(separator: ","))
     }
 
     /// One aggregate figure against its target.

@@ -1,7 +1,7 @@
-/// A JSON value with ordered object keys, so that `--json` output has a stable, documented
-/// key order. Numbers that are not finite are refused at construction (``JSONValue/number(_:)``
-/// maps them to `null`), so NaN never leaks into output.
-public enum JSONValue: Sendable, Equatable {
+/// A JSON value with ordered object keys, so that `--json` output and summary files have a stable,
+/// documented key order. Numbers that are not finite are written as `null`, so NaN never leaks
+/// into output.
+public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -38,7 +38,7 @@ public enum JSONValue: Sendable, Equatable {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .double(let d):
-            if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) } else { out += "\(d)" }
+            if !d.isFinite { out += "null" } else if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) } else { out += "\(d)" }
         case .string(let s): Self.quote(s, into: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
@@ -63,6 +63,13 @@ public enum JSONValue: Sendable, Equatable {
             if pretty { out += "\n" + String(repeating: "  ", count: indent) }
             out += "}"
         }
+    }
+
+    /// `s` as a JSON string literal: quotes, backslashes and control characters escaped.
+    public static func quoted(_ s: String) -> String {
+        var out = ""
+        quote(s, into: &out)
+        return out
     }
 
     private static func quote(_ s: String, into out: inout String) {

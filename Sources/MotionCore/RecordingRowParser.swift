@@ -1,0 +1,212 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Parses the data rows of a recording from a block of whole lines, strictly: the hot loop reads
+/// each row's fields in place (no `String`, no per-line search for the newline: the parse itself
+/// must end exactly on the row's `\n`), and any row that fails is explained by a cold diagnosis
+/// naming the column and problem. Value type, safe to use on several threads at once.
+struct RecordingRowParser: Sendable {
+    /// The file name used in errors.
+    let path: String
+    /// Column names in file order (for messages).
+    let columnNames: [String]
+    let hasGyro: Bool
+    let hasLabels: Bool
+    /// `time_s` (plain CSV) instead of `timestamp_ns`.
+    let seconds: Bool
+
+    /// Creates a parser for the rows described by `header`.
+    init(path: String, header: RecordingHeader) {
+        self.path = path
+        columnNames = header.columns
+        hasGyro = header.sensors.contains(.gyro)
+        hasLabels = header.hasLabels
+        seconds = header.format == .plain
+    }
+
+    /// Parses the `count` bytes at the start of `block` (whole lines: the last byte is `\n`).
+    /// Stops at the first bad row (see ``RecordingParsedBlock/failureRow``).
+    /// - Complexity: O(count).
+    func parse(_ block: RecordingByteBlock, count: Int) -> RecordingParsedBlock {
+        var out = RecordingParsedBlock()
+        out.byteCount = count
+        let estimate = count / (hasGyro ? 40 : 24) + 16
+        out.samples.reserveCapacity(estimate)
+        out.rowEnds.reserveCapacity(estimate)
+        if hasLabels { out.labels.reserveCapacity(estimate) }
+        let base = UnsafePointer(block.base)
+        let end = base + count
+        var c = base
+        var previous: Int64 = .min
+        var row = 0
+        var labelCache = LabelCache()
+        let comma = UInt8(ascii: ",")
+        while c < end {
+            let rowStart = c
+            let parsedTime = seconds
+                ? CSVNumberParser.scanSecondsAsNanoseconds(&c, end)
+                : CSVNumberParser.scanInt64Field(&c, end)
+            guard let t = parsedTime, c.pointee == comma else {
+                fail(&out, row: row, diagnose(rowStart, end))
+                break
+            }
+            if row == 0 {
+                out.firstTimestamp = t
+            } else if t <= previous {
+                out.failureRow = row
+                out.failure = .order(timestamp: t, previous: previous)
+                break
+            }
+            c += 1
+            // Values: the fast field scanner, then the separator; any miss goes to `diagnose`.
+            guard let ax = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
+            c += 1
+            guard let ay = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
+            c += 1
+            guard let az = CSVNumberParser.scanDoubleField(&c, end) else { fail(&out, row: row, diagnose(rowStart, end)); break }
+            var finite = ax.isFinite && ay.isFinite && az.isFinite
+            var gyro = Vector3.zero
+            if hasGyro {
+                guard c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
+                c += 1
+                guard let gx = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
+                c += 1
+                guard let gy = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
+                c += 1
+                guard let gz = CSVNumberParser.scanDoubleField(&c, end) else { fail(&out, row: row, diagnose(rowStart, end)); break }
+                finite = finite && gx.isFinite && gy.isFinite && gz.isFinite
+                gyro = Vector3(gx, gy, gz)
+            }
+            guard finite else { fail(&out, row: row, diagnose(rowStart, end)); break }
+            if hasLabels {
+                guard c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
+                c += 1
+                let lineEnd = Self.lineEnd(c, end)
+                let labelEnd = lineEnd > c && lineEnd[-1] == 0x0D ? lineEnd - 1 : lineEnd
+                switch labelCache.label(c, labelEnd - c) {
+                case .value(let l): out.labels.append(l)
+                case .comma: fail(&out, row: row, diagnose(rowStart, end)); return out
+                case .quoted:
+                    fail(&out, row: row, RecordingError(file: path, line: nil, column: columnNames.count, columnName: "label",
+                                                        problem: "quoted fields are not supported (\(Self.quote(c, labelEnd - c)))"))
+                    return out
+                case .notUTF8:
+                    fail(&out, row: row, RecordingError(file: path, line: nil, column: columnNames.count, columnName: "label",
+                                                        problem: "label is not valid UTF-8"))
+                    return out
+                }
+                c = lineEnd + 1
+            } else if c.pointee == 0x0A {
+                c += 1
+            } else if c.pointee == 0x0D && c[1] == 0x0A {
+                c += 2
+            } else {
+                fail(&out, row: row, diagnose(rowStart, end))
+                break
+            }
+            out.samples.append(Sample(timestamp: t, accel: Vector3(ax, ay, az), gyro: gyro))
+            out.rowEnds.append(Int32(truncatingIfNeeded: c - base))
+            previous = t
+            row += 1
+        }
+        return out
+    }
+
+    private func fail(_ out: inout RecordingParsedBlock, row: Int, _ error: RecordingError) {
+        out.failureRow = row
+        out.failure = .malformed(error)
+        if hasLabels && out.labels.count > out.samples.count { out.labels.removeLast() }
+    }
+
+    /// The position of the `\n` that ends the line containing `p` (the block ends with one).
+    @inline(__always)
+    static func lineEnd(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        guard p < end, let nl = memchr(p, 0x0A, end - p) else { return end }
+        return UnsafePointer(nl.assumingMemoryBound(to: UInt8.self))
+    }
+
+    // MARK: - Labels
+
+    /// Converts label bytes to `String`s, reusing the previous one when the bytes repeat.
+    private struct LabelCache {
+        enum Field { case value(String?), comma, quoted, notUTF8 }
+        var lastBytes: [UInt8] = []
+        var last: String?
+
+        mutating func label(_ p: UnsafePointer<UInt8>, _ n: Int) -> Field {
+            if n == 0 { return .value(nil) }
+            if n == lastBytes.count, last != nil, lastBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) {
+                return .value(last)
+            }
+            let bytes = UnsafeBufferPointer(start: p, count: n)
+            if bytes.contains(0x2C) { return .comma }
+            if bytes.contains(0x22) { return .quoted }
+            guard let text = String(validating: bytes, as: UTF8.self) else { return .notUTF8 }
+            lastBytes = Array(bytes)
+            last = text
+            return .value(text)
+        }
+    }
+
+    // MARK: - Errors (cold paths)
+
+    /// Explains why the line starting at `p` failed the fast parse: column count, or the first bad field.
+    /// The error's `line` is nil (filled in by the reader).
+    @inline(never)
+    func diagnose(_ p: UnsafePointer<UInt8>, _ blockEnd: UnsafePointer<UInt8>) -> RecordingError {
+        var n = Self.lineEnd(p, blockEnd) - p
+        if n > 0 && p[n - 1] == 0x0D { n -= 1 }
+        if n == 0 { return RecordingError(file: path, line: nil, problem: "empty line") }
+        var fields: [(Int, Int)] = []
+        var start = 0
+        for i in 0...n where i == n || p[i] == 0x2C {
+            fields.append((start, i - start))
+            start = i + 1
+        }
+        if fields.count != columnNames.count {
+            return RecordingError(file: path, line: nil, problem: "expected \(columnNames.count) columns (\(columnNames.joined(separator: ","))), found \(fields.count)")
+        }
+        let (t0, tn) = fields[0]
+        let time = seconds
+            ? CSVNumberParser.parseSecondsAsNanoseconds(p + t0, tn)
+            : CSVNumberParser.parseInt64(p + t0, tn)
+        if time == nil { return timeError(p + t0, tn) }
+        for k in 1..<fields.count where columnNames[k] != "label" {
+            let (s, len) = fields[k]
+            if CSVNumberParser.parseDouble(p + s, len)?.isFinite != true {
+                return RecordingError(file: path, line: nil, column: k + 1, columnName: columnNames[k], problem: Self.describeBadNumber(p + s, len))
+            }
+        }
+        return RecordingError(file: path, line: nil, problem: "malformed line")
+    }
+
+    private func timeError(_ p: UnsafePointer<UInt8>, _ n: Int) -> RecordingError {
+        var problem: String
+        if seconds {
+            problem = Self.describeBadNumber(p, n)
+            if CSVNumberParser.parseDouble(p, n)?.isFinite == true { problem = "time \(Self.quote(p, n)) s is out of range" }
+        } else if n == 0 {
+            problem = "empty field"
+        } else if CSVNumberParser.parseDouble(p, n) != nil {
+            problem = "bad timestamp \(Self.quote(p, n)) (expected integer nanoseconds within ±9.2e18)"
+        } else {
+            problem = "bad timestamp \(Self.quote(p, n))"
+        }
+        return RecordingError(file: path, line: nil, column: 1, columnName: columnNames[0], problem: problem)
+    }
+
+    static func describeBadNumber(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        if n == 0 { return "empty field" }
+        let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self).lowercased()
+        if text.contains("nan") { return "NaN is not allowed (\(quote(p, n)))" }
+        if text.contains("inf") { return "infinity is not allowed (\(quote(p, n)))" }
+        if CSVNumberParser.parseDouble(p, n) != nil { return "value \(quote(p, n)) is out of range (infinite)" }
+        return "bad number \(quote(p, n))"
+    }
+
+    static func quote(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        let text = String(decoding: UnsafeBufferPointer(start: p, count: min(n, 40)), as: UTF8.self)
+        return "\"" + text + (n > 40 ? "..." : "") + "\""
+    }
+}

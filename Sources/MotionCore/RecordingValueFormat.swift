@@ -1,0 +1,61 @@
+/// How ``RecordingWriter`` prints the values of one column whose header line declares the
+/// channel's scale (`# channel.accel_x: m/s^2 scale=0.000598550`, the IIO `scale` attribute).
+///
+/// A device value is `raw × scale`. Computed in binary floating point that product usually needs
+/// 16-17 significant digits to round-trip (`760 × 0.00059855` is `0.45489799999999997`), although
+/// the device's resolution needs only the scale's decimals: the exact decimal `raw × scale` is
+/// `0.454898`. When a value is within two ulps of `raw × scale` for an integer `raw`, the writer
+/// prints that exact decimal (at most as many decimals as the scale has, trailing zeros dropped);
+/// reading it back gives the double nearest to `raw × scale`, from which `raw` is recovered
+/// exactly (`(value / scale).rounded()`). Other values are printed shortest-round-trip.
+struct RecordingValueFormat: Sendable, Equatable {
+    /// The scale as a double.
+    let scale: Double
+    /// The scale's digits as an integer: `scale = units / 10^decimals` exactly.
+    let units: Int64
+    /// Decimals of the scale as written (`0.000598550`: 9).
+    let decimals: Int
+
+    /// Reads `scale=<decimal>` from a channel description (`m/s^2 scale=0.000598550`).
+    /// - Returns: nil when there is none, or it is not a plain positive decimal with at most
+    ///   9 significant digits and 12 decimals (then values are printed shortest-round-trip).
+    init?(channelDescription: String) {
+        guard let token = channelDescription.split(separator: " ").first(where: { $0.hasPrefix("scale=") }) else { return nil }
+        let text = token.dropFirst("scale=".count)
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, !text.isEmpty,
+              parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return nil }
+        let decimals = parts.count == 2 ? parts[1].count : 0
+        let digits = parts.joined()
+        guard decimals <= 12, let units = Int64(digits), units > 0, units < 1_000_000_000,
+              let scale = Double(text), scale > 0 else { return nil }
+        self.scale = scale
+        self.units = units
+        self.decimals = decimals
+    }
+
+    /// Appends `value` as the exact decimal `raw × scale` when it is a device value (see the type),
+    /// and returns true; returns false (appending nothing) otherwise.
+    /// - Complexity: O(1).
+    func appendDeviceValue(_ value: Double, to out: inout [UInt8]) -> Bool {
+        let r = (value / scale).rounded()
+        guard r.isFinite, r.magnitude <= 2_147_483_648 else { return false }
+        let raw = Int64(r)
+        guard (Double(raw) * scale - value).magnitude <= 2 * value.ulp else { return false }
+        let product = raw * units  // |raw| <= 2^31, units < 10^9: fits in Int64
+        if product < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = product.magnitude
+        var places = decimals
+        while places > 0 && magnitude % 10 == 0 {  // drop trailing zeros
+            magnitude /= 10
+            places -= 1
+        }
+        var digits = Array(String(magnitude).utf8)
+        if places > 0 {
+            if digits.count <= places { digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: places - digits.count + 1), at: 0) }
+            digits.insert(UInt8(ascii: "."), at: digits.count - places)
+        }
+        out.append(contentsOf: digits)
+        return true
+    }
+}
