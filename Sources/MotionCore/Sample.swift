@@ -28,7 +28,9 @@ public struct Sample: Hashable, Sendable {
 
 /// Which sensors a stream carries.
 public struct SensorSet: OptionSet, Hashable, Sendable {
+    /// The bits: 1 accelerometer, 2 gyroscope.
     public let rawValue: UInt8
+    /// Creates a set from its bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// A 3-axis accelerometer.
     public static let accel = SensorSet(rawValue: 1)

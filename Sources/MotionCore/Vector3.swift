@@ -1,7 +1,10 @@
 /// A three-axis value in SI units (m/s² for acceleration, rad/s for angular velocity).
 public struct Vector3: Hashable, Sendable {
+    /// X component.
     public var x: Double
+    /// Y component.
     public var y: Double
+    /// Z component.
     public var z: Double
 
     /// Creates a vector from its three components.
