@@ -48,6 +48,9 @@ public struct CaptureStatistics: Sendable {
     public var refills = 0
     /// Whether the reader switched itself to `SCHED_BATCH` (hardware-FIFO batching).
     public var schedBatch = false
+    /// Whether the reader slept until each batch was due instead of waiting on the buffer's
+    /// poll fd (per-sample devices batched by the kernel watermark; see ``IIOCapture``).
+    public var timedWait = false
     /// `sched_yield` calls made to let a producer finish a partly delivered FIFO burst.
     public var yields = 0
     /// Process counters over the streaming phase (after buffers were enabled).

@@ -89,6 +89,12 @@ public final class IIOCapture {
         var pollFD: Int32 = -1
         var lastScaleCheck: Int64?
         var scratch: [Sample] = []
+        /// Sampling period, ns (from the rate read back, or the planned one).
+        var period: Int64?
+        /// Timed waiting: decoded samples held until a whole batch is there.
+        var pending: [Sample] = []
+        /// Timed waiting: monotonic time (ns) by which the batch is expected complete.
+        var due: Int64 = 0
         init(sensor: SensorDescription, device: IIODevice, plan: CapturePlan, decoder: ScanDecoder, report: CaptureStatistics.Device) {
             self.sensor = sensor; self.device = device; self.plan = plan; self.decoder = decoder; self.report = report
         }
@@ -234,6 +240,7 @@ public final class IIOCapture {
         stream.originalClock = originalClock
         if let r = actual ?? plan.rate, r > 0 {
             let period = Int64((1e9 / r).rounded())
+            stream.period = period
             if options.repairTimestamps { stream.repair = TimestampRepair(period: period, expectedBurst: plan.expectedBurst) }
             stream.gaps = GapDetector(period: period)
         }
@@ -309,6 +316,21 @@ public final class IIOCapture {
         let uevents: UEventMonitor? = context.isLocal ? UEventMonitor() : nil
         let untimed = (uevents?.fd ?? -1) >= 0 && (options.duration.map { StopSignals.alarm(after: $0) } ?? true)
         defer { if options.duration != nil { StopSignals.cancelAlarm() } }
+        // Timed waiting for per-sample devices batched by the kernel watermark (no hardware
+        // FIFO): the kernel wakes a poll waiter on EVERY pushed sample whatever the watermark
+        // (measured: ~1 voluntary switch per sample, and that wake-up is most of the reader's
+        // CPU time, test 55). So instead of sitting in poll on the buffer, the reader sleeps until
+        // the batch is due (N periods after the previous drain) on the uevent socket alone, which
+        // no sample wakes, then drains without blocking: one wake-up per batch. Removal still ends
+        // the sleep at once (uevent); a batch found short waits for the missing periods only.
+        // The kernel buffer holds >= 4 batches and >= 2 s, so a late timer loses nothing.
+        let timed = untimed && streams.allSatisfy {
+            $0.plan.waitStrategy == .pollWatermark && $0.plan.expectedBurst == nil && $0.plan.batchSamples > 1 && $0.period != nil
+        }
+        stats.timedWait = timed
+        if timed {
+            for s in streams { s.due = start + Int64(s.plan.batchSamples) * s.period! + s.period! / 2 }
+        }
         var stalled = false
         var reason: CaptureSession.StopReason?
 
@@ -396,6 +418,46 @@ public final class IIOCapture {
                 var rest = timespec()
                 while nanosleep(&ts, &rest) != 0 && errno == EINTR && StopSignals.pending == nil { ts = rest }
             }
+            if timed, let u = uevents {
+                let due = streams.map(\.due).min() ?? now
+                if due > now {
+                    // Rounded up to whole ms (poll's resolution): late by < 1 ms, never early.
+                    let ms = Int32(clamping: (due - now + 999_999) / 1_000_000)
+                    var fd = pollfd(fd: u.fd, events: Int16(POLLIN), revents: 0)
+                    let r = poll(&fd, 1, ms)
+                    stats.userspaceReturns += 1
+                    if r < 0 {
+                        if errno == EINTR { continue }
+                        reason = .failed("poll: \(IIOError.describe(errno))")
+                        break
+                    }
+                    if r > 0 {
+                        if u.drain() {
+                            // A device went away: is it ours? Ask fresh.
+                            for s in streams {
+                                let state = AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true)
+                                if case .lost(let d) = state { reason = .lost(d); break }
+                            }
+                        }
+                        continue
+                    }
+                }
+                let t = Self.monotonicNow()
+                var ready: [(Stream, [Sample])] = []
+                for s in streams where s.due <= t {
+                    s.pending += drain(s)
+                    let missing = s.plan.batchSamples - s.pending.count
+                    if missing <= 0 {
+                        ready.append((s, s.pending))
+                        s.pending = []
+                        s.due = t + Int64(s.plan.batchSamples) * s.period!
+                    } else {
+                        s.due = t + Int64(missing) * s.period!
+                    }
+                }
+                if !ready.isEmpty { deliver(ready) }
+                continue
+            }
             if streams.contains(where: { $0.plan.waitStrategy == .blockingRefill }) {
                 stats.userspaceReturns += 1
                 deliver(streams.map { ($0, drain($0)) })
@@ -459,6 +521,16 @@ public final class IIOCapture {
                 }
             }
             deliver(ready)
+        }
+        // Timed waiting: what was read but not yet delivered, plus what the kernel holds.
+        if timed, reason != .sampleCount {
+            if reason == .duration || reason.map({ if case .signal = $0 { true } else { false } }) == true {
+                for s in streams { s.pending += drain(s) }
+            }
+            if streams.contains(where: { !$0.pending.isEmpty }) {
+                deliver(streams.map { ($0, $0.pending) })
+                for s in streams { s.pending = [] }
+            }
         }
         // Flush what the state machines hold.
         if merger != nil {

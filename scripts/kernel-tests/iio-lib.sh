@@ -39,6 +39,33 @@ window_json() {
     echo "{\"seconds\": $(( (t1 - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t1, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": $alive}"
 }
 
+# pair_windows CAP REF N SECONDS OUTCAP OUTREF OUTWIN: both processes' counters sampled at the
+# same instants over N consecutive windows of SECONDS each. Writes the whole span as two
+# window_json-style objects (OUTCAP, OUTREF) and the per-window CPU ns as a JSON array (OUTWIN)
+# [{"seconds", "capture_cpu_ns", "readdev_cpu_ns", "capture_voluntary", "readdev_voluntary"}], so
+# the checker can take the median window ratio (less sensitive to a burst of host load).
+pair_windows() {
+    local cap=$1 ref=$2 n=$3 w=$4 ocap=$5 oref=$6 owin=$7 i a0 b0 a b t0 t tp alive_a=false alive_b=false ca cb wins=""
+    a0=$(proc_counters "$cap"); b0=$(proc_counters "$ref"); t0=$(uptime_ns)
+    a=$a0; b=$b0; tp=$t0
+    for ((i = 0; i < n; i++)); do
+        sleep "$w"
+        ca=$(proc_counters "$cap"); cb=$(proc_counters "$ref"); t=$(uptime_ns)
+        set -- $a $ca $b $cb
+        wins+="${wins:+, }{\"seconds\": $(( (t - tp) / 1000000 ))e-3, \"capture_cpu_ns\": $(( ${10} - $5 )), \"readdev_cpu_ns\": $(( ${20} - ${15} )), \"capture_voluntary\": $(( $6 - $1 )), \"readdev_voluntary\": $(( ${16} - ${11} ))}"
+        a=$ca; b=$cb; tp=$t
+    done
+    [ -d "/proc/$cap" ] && alive_a=true
+    [ -d "/proc/$ref" ] && alive_b=true
+    _pw_json() { # BEFORE AFTER ALIVE
+        set -- $1 $2 $3
+        echo "{\"seconds\": $(( (t - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": ${11}}"
+    }
+    _pw_json "$a0" "$a" "$alive_a" >"$ocap"
+    _pw_json "$b0" "$b" "$alive_b" >"$oref"
+    echo "[$wins]" >"$owin"
+}
+
 # file_or_null FILE: the file's content (JSON) or null.
 file_or_null() { if [ -s "$1" ]; then cat "$1"; else echo null; fi; }
 
@@ -59,14 +86,13 @@ cpu_pair() {
     iio_readdev -T 0 -b "$b" gyro_3d >/dev/null 2>&1 &
     ref=$!
     sleep 3
-    window_json "$cap" "$w" >"$TEST_TMP/cap.json" &
-    wp=$!
-    window_json "$ref" "$w" >"$TEST_TMP/ref.json"
-    wait "$wp"
+    # Three windows sampled at the same instants for both readers (the guest has one vCPU, so
+    # both always share it); the checker reports each window's ratio and judges the median.
+    pair_windows "$cap" "$ref" 3 $(( (w + 2) / 3 )) "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
     kill -INT "$ref"; wait "$ref"
     wait "$cap"; rc=$?
     stop_emulator TERM
     cat "$TEST_TMP/cap.json" "$TEST_TMP/ref.json"
     case "$MB_BIN" in */release/*) build=release ;; */debug/*) build=debug ;; *) build=unknown ;; esac
-    write_result "{\"build\": \"$build\", \"batch\": $b, \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
+    write_result "{\"build\": \"$build\", \"batch\": $b, \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"windows\": $(file_or_null "$TEST_TMP/win.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
 }

@@ -262,6 +262,7 @@ enum CaptureStatsJSON {
             ("refills", .number(st.refills)),
             ("yields", .number(st.yields)),
             ("sched_batch", .bool(st.schedBatch)),
+            ("timed_wait", .bool(st.timedWait)),
             ("voluntary_context_switches", .int(st.counters.voluntarySwitches)),
             ("involuntary_context_switches", .int(st.counters.involuntarySwitches)),
             ("cpu_user_s", .number(Double(st.counters.userCPUNanoseconds) / 1e9)),

@@ -12,7 +12,12 @@ def check_pair(r, min_window, target):
     cns = (cap.get("cpu_ns") or 0) / n if n else None
     rn = 100 * (ref.get("seconds") or 0)
     rns = (ref.get("cpu_ns") or 0) / rn if rn else None
-    ratio = round(cns / rns, 2) if cns and rns else None
+    whole = round(cns / rns, 2) if cns and rns else None
+    # Per-window ratios (both readers sampled at the same instants); the median is judged, so one
+    # window disturbed by host load (the guest's single vCPU is emulated) does not decide alone.
+    wins = [round(w["capture_cpu_ns"] / w["readdev_cpu_ns"], 2) for w in (r.get("windows") or [])
+            if w.get("capture_cpu_ns") and w.get("readdev_cpu_ns")]
+    ratio = sorted(wins)[len(wins) // 2] if wins else whole
     # A speed target is a benchmark figure, not a pass/fail test (timing on a shared, emulated CPU
     # is noisy): the ratio and whether it met the target are reported in the summary.
     checked = r.get("build") == "release" and target is not None
@@ -20,6 +25,6 @@ def check_pair(r, min_window, target):
         p.append("no CPU figures were measured")
     target_met = (ratio <= target) if checked and ratio is not None else None
     return p, {"target_ratio": target, "target_met": target_met, "samples": int(n), "batch": r.get("batch"), "capture_us_per_sample": round(cns / 1000, 1) if cns else None,
-               "readdev_us_per_sample": round(rns / 1000, 1) if rns else None, "ratio": ratio,
+               "readdev_us_per_sample": round(rns / 1000, 1) if rns else None, "ratio": ratio, "window_ratios": wins, "whole_window_ratio": whole,
                "capture_voluntary_switches": cap.get("voluntary"), "readdev_voluntary_switches": ref.get("voluntary"),
                "build": r.get("build"), "target_checked": checked}
