@@ -28,6 +28,10 @@ public struct CaptureOptions: Sendable {
     public var repairTimestamps: Bool
     /// Use the hardware FIFO where the device has one (on by default).
     public var hardwareFIFO: Bool = true
+    /// Timed waiting for per-sample devices batched by the kernel watermark (batch >= 2, local
+    /// context): sleep until each batch is due instead of polling the buffer, which the kernel
+    /// wakes on every sample. Off by default (`motionbatch capture --wait timed`).
+    public var timedWait: Bool = false
     /// For tests: after `stallAfter` seconds, stop reading for `stallFor` seconds once (to overflow the kernel buffer).
     public var stall: (after: Double, duration: Double)?
 
@@ -93,8 +97,8 @@ public final class IIOCapture {
         var period: Int64?
         /// Timed waiting: decoded samples held until a whole batch is there.
         var pending: [Sample] = []
-        /// Timed waiting: monotonic time (ns) by which the batch is expected complete.
-        var due: Int64 = 0
+        /// Timed waiting: when the batch is due.
+        var dueClock: BatchDueClock?
         init(sensor: SensorDescription, device: IIODevice, plan: CapturePlan, decoder: ScanDecoder, report: CaptureStatistics.Device) {
             self.sensor = sensor; self.device = device; self.plan = plan; self.decoder = decoder; self.report = report
         }
@@ -324,12 +328,12 @@ public final class IIOCapture {
         // no sample wakes, then drains without blocking: one wake-up per batch. Removal still ends
         // the sleep at once (uevent); a batch found short waits for the missing periods only.
         // The kernel buffer holds >= 4 batches and >= 2 s, so a late timer loses nothing.
-        let timed = untimed && streams.allSatisfy {
+        let timed = options.timedWait && untimed && streams.allSatisfy {
             $0.plan.waitStrategy == .pollWatermark && $0.plan.expectedBurst == nil && $0.plan.batchSamples > 1 && $0.period != nil
         }
         stats.timedWait = timed
         if timed {
-            for s in streams { s.due = start + Int64(s.plan.batchSamples) * s.period! + s.period! / 2 }
+            for s in streams { s.dueClock = BatchDueClock(batchSamples: s.plan.batchSamples, period: s.period!, start: start) }
         }
         var stalled = false
         var reason: CaptureSession.StopReason?
@@ -419,10 +423,9 @@ public final class IIOCapture {
                 while nanosleep(&ts, &rest) != 0 && errno == EINTR && StopSignals.pending == nil { ts = rest }
             }
             if timed, let u = uevents {
-                let due = streams.map(\.due).min() ?? now
-                if due > now {
-                    // Rounded up to whole ms (poll's resolution): late by < 1 ms, never early.
-                    let ms = Int32(clamping: (due - now + 999_999) / 1_000_000)
+                // Rounded up to whole ms (poll's resolution): late by < 1 ms, never early.
+                let ms = streams.map { $0.dueClock!.waitMilliseconds(at: now) }.min() ?? 0
+                if ms > 0 {
                     var fd = pollfd(fd: u.fd, events: Int16(POLLIN), revents: 0)
                     let r = poll(&fd, 1, ms)
                     stats.userspaceReturns += 1
@@ -444,15 +447,12 @@ public final class IIOCapture {
                 }
                 let t = Self.monotonicNow()
                 var ready: [(Stream, [Sample])] = []
-                for s in streams where s.due <= t {
+                for s in streams where s.dueClock!.due <= t {
                     s.pending += drain(s)
-                    let missing = s.plan.batchSamples - s.pending.count
-                    if missing <= 0 {
+                    // Count the scans read (the timestamp repair may hold some back for a while).
+                    if s.dueClock!.drained(s.report.lastDrainScans, at: t) {
                         ready.append((s, s.pending))
                         s.pending = []
-                        s.due = t + Int64(s.plan.batchSamples) * s.period!
-                    } else {
-                        s.due = t + Int64(missing) * s.period!
                     }
                 }
                 if !ready.isEmpty { deliver(ready) }

@@ -69,30 +69,33 @@ pair_windows() {
 # file_or_null FILE: the file's content (JSON) or null.
 file_or_null() { if [ -s "$1" ]; then cat "$1"; else echo null; fi; }
 
-# cpu_pair BATCH SECONDS: runs `motionbatch capture --batch BATCH --no-hwfifo` on accel_3d and
+# cpu_pair BATCH SECONDS [CAPTURE ARGS...]: runs `motionbatch capture --batch BATCH --no-hwfifo [ARGS]` on accel_3d and
 # `iio_readdev -T 0 -b BATCH` on gyro_3d at the same time (100 Hz, same driver and scan layout),
-# measures both over SECONDS after a 3 s start-up, and writes the test's result JSON
-# {build, batch, exit, capture: window, readdev: window, stats}.
+# measures both over SECONDS (three windows) after a 3 s start-up, and writes the test's result JSON
+# {build, batch, capture_args, exit, capture: window, readdev: window, windows: [...], stats}.
 cpu_pair() {
-    local b=$1 w=$2 gyro cap ref wp rc build
+    local b=$1 w=$2 gyro cap ref rc build
+    shift 2
+    local win=$(( (w + 2) / 3 ))  # three windows of this many seconds
     iio_make_recording "$TEST_TMP/rec.csv" 10
     start_emulator "$TEST_TMP/rec.csv" --loop --summary-json "$TEST_TMP/emu.json"
     wait_iio accel_3d 10 >/dev/null || { echo "accel_3d did not appear"; return 1; }
     gyro=$(wait_iio gyro_3d 10) || { echo "gyro_3d did not appear"; return 1; }
     echo 100 >"$gyro/in_anglvel_sampling_frequency"
     echo 0 >"$gyro/buffer/hwfifo_timeout"
-    "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo --duration $((w + 5)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
+    "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo "$@" --duration $((3 * win + 10)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
     cap=$!
     iio_readdev -T 0 -b "$b" gyro_3d >/dev/null 2>&1 &
     ref=$!
     sleep 3
     # Three windows sampled at the same instants for both readers (the guest has one vCPU, so
     # both always share it); the checker reports each window's ratio and judges the median.
-    pair_windows "$cap" "$ref" 3 $(( (w + 2) / 3 )) "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
-    kill -INT "$ref"; wait "$ref"
+    pair_windows "$cap" "$ref" 3 "$win" "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
+    # Both stopped by SIGINT once the windows are over (a clean stop: exit 0, statistics written).
+    kill -INT "$ref" "$cap"; wait "$ref"
     wait "$cap"; rc=$?
     stop_emulator TERM
     cat "$TEST_TMP/cap.json" "$TEST_TMP/ref.json"
     case "$MB_BIN" in */release/*) build=release ;; */debug/*) build=debug ;; *) build=unknown ;; esac
-    write_result "{\"build\": \"$build\", \"batch\": $b, \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"windows\": $(file_or_null "$TEST_TMP/win.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
+    write_result "{\"build\": \"$build\", \"batch\": $b, \"capture_args\": \"$*\", \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"windows\": $(file_or_null "$TEST_TMP/win.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
 }

@@ -33,6 +33,7 @@ enum CaptureCommand {
                 .option("stats-json", value: "FILE", help: "Also write the statistics JSON to FILE."),
                 .flag("no-repair", help: "Keep kernel timestamps as they are (no burst respreading)."),
                 .flag("no-hwfifo", help: "Do not use the hardware FIFO (switch it off; batch with the kernel watermark)."),
+                .option("wait", value: "MODE", help: "Without hardware FIFO: buffer (default: poll the buffer, woken by every sample) or timed (sleep until each batch is due: one wake-up per batch)."),
                 .option("stall", value: "AFTER:SECONDS", help: "Testing: stop reading once for SECONDS after AFTER seconds (to overflow the kernel buffer)."),
                 .flag("json", help: "Print the statistics as JSON (keys documented in docs/iio-reader.md)."),
             ],
@@ -161,6 +162,11 @@ enum CaptureCommand {
         var options = CaptureOptions(rate: rate, batching: batching, duration: duration, sampleLimit: sampleLimit,
                                      repairTimestamps: !args.flag("no-repair"), stall: stall)
         options.hardwareFIFO = !args.flag("no-hwfifo")
+        switch args.string("wait") {
+        case nil, "buffer": options.timedWait = false
+        case "timed": options.timedWait = true
+        case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--wait': expected 'buffer' or 'timed'.")
+        }
 
         var sink = RecordingSink()
         if let path = args.string("output") {

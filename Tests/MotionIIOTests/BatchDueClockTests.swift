@@ -1,0 +1,42 @@
+import Testing
+@testable import MotionIIO
+
+/// Timed waiting's schedule: when a batch is due after each drain.
+struct BatchDueClockTests {
+    let ms: Int64 = 1_000_000
+
+    @Test func firstBatchIsDueHalfAPeriodAfterTheNthSample() {
+        let c = BatchDueClock(batchSamples: 100, period: 10 * ms, start: 5_000 * ms)
+        #expect(c.due == 5_000 * ms + 1_000 * ms + 5 * ms)
+        #expect(c.waitMilliseconds(at: 5_000 * ms) == 1005)
+    }
+
+    @Test func aCompleteBatchIsHandedOverAndTheNextIsDueNPeriodsLater() {
+        var c = BatchDueClock(batchSamples: 100, period: 10 * ms, start: 0)
+        let b1 = c.drained(100, at: 1_005 * ms)
+        #expect(b1)
+        #expect(c.held == 0)
+        #expect(c.due == 2_005 * ms)
+        // A late wake-up that finds one extra sample still makes one batch.
+        let b2 = c.drained(101, at: 2_012 * ms)
+        #expect(b2)
+        #expect(c.due == 3_012 * ms)
+    }
+
+    @Test func aShortBatchIsHeldAndWaitsOnlyForTheMissingPeriods() {
+        var c = BatchDueClock(batchSamples: 100, period: 10 * ms, start: 0)
+        let b3 = c.drained(97, at: 1_005 * ms)
+        #expect(!b3)
+        #expect(c.held == 97)
+        #expect(c.due == 1_035 * ms)
+        let b4 = c.drained(3, at: 1_035 * ms)
+        #expect(b4)
+        #expect(c.held == 0)
+    }
+
+    @Test(arguments: [(now: Int64(0), wait: Int32(1005)), (now: 1_004_500_000, wait: 1), (now: 1_005_000_000, wait: 0), (now: 2_000_000_000, wait: 0)])
+    func waitIsRoundedUpToWholeMilliseconds(now: Int64, wait: Int32) {
+        let c = BatchDueClock(batchSamples: 100, period: 10 * ms, start: 0)
+        #expect(c.waitMilliseconds(at: now) == wait)
+    }
+}
