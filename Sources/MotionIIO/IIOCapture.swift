@@ -318,6 +318,10 @@ public final class IIOCapture {
         // Wait without a poll timeout where possible (a timeout re-arms a kernel timer at every
         // wake-up): removal is seen on a uevent socket, the deadline comes as one SIGALRM.
         let uevents: UEventMonitor? = context.isLocal ? UEventMonitor() : nil
+        // Poll a pipe the SIGIO handler writes to rather than the netlink socket itself: the
+        // socket in the poll set doubled the cost of every per-sample wake-up (test 55).
+        uevents?.enableNotification()
+        defer { uevents?.disableNotification() }
         let untimed = (uevents?.fd ?? -1) >= 0 && (options.duration.map { StopSignals.alarm(after: $0) } ?? true)
         defer { if options.duration != nil { StopSignals.cancelAlarm() } }
         // Timed waiting for per-sample devices batched by the kernel watermark (no hardware
@@ -426,7 +430,7 @@ public final class IIOCapture {
                 // Rounded up to whole ms (poll's resolution): late by < 1 ms, never early.
                 let ms = streams.map { $0.dueClock!.waitMilliseconds(at: now) }.min() ?? 0
                 if ms > 0 {
-                    var fd = pollfd(fd: u.fd, events: Int16(POLLIN), revents: 0)
+                    var fd = pollfd(fd: u.pollFD, events: Int16(POLLIN), revents: 0)
                     let r = poll(&fd, 1, ms)
                     stats.userspaceReturns += 1
                     if r < 0 {
@@ -464,7 +468,7 @@ public final class IIOCapture {
                 continue
             }
             var fds = streams.map { pollfd(fd: $0.pollFD, events: Int16(POLLIN), revents: 0) }
-            if untimed, let u = uevents { fds.append(pollfd(fd: u.fd, events: Int16(POLLIN), revents: 0)) }
+            if untimed, let u = uevents { fds.append(pollfd(fd: u.pollFD, events: Int16(POLLIN), revents: 0)) }
             var timeout = Int32(clamping: Int64(streams.map(\.plan.contextTimeoutMs).max() ?? 2000))
             if let d = deadline { timeout = min(timeout, Int32(clamping: max(0, (d - now) / 1_000_000 + 1))) }
             if untimed { timeout = -1 }
