@@ -14,9 +14,10 @@ private let uEventNotifyWriteFD = Atomic<Int32>(-1)
 ///
 /// With ``enableNotification()`` the socket itself is not polled: it raises `SIGIO` when an
 /// event arrives (`O_ASYNC`), and the handler writes a byte to a pipe that is polled instead.
-/// Measured (test 55, buffer waiting at watermark 100): with the netlink socket in the poll set
-/// every per-sample wake-up cost ~2x `iio_readdev`'s (whose second fd is an eventfd); with a
-/// pipe there, the same as `iio_readdev`.
+/// This mirrors libiio, whose second polled fd is an eventfd. Measured (test 55, buffer waiting
+/// at watermark 100): without the netlink socket in the poll set three runs gave 0.93-1.24x
+/// `iio_readdev`'s CPU per sample, two gave ~2.5x, as runs with it did (1.3-2.9x): suggestive,
+/// not a proven saving (docs/iio-reader.md, "Speed").
 final class UEventMonitor {
     /// The socket, or -1 when it could not be opened (the capture then falls back to a timeout).
     let fd: Int32
