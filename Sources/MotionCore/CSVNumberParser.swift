@@ -239,6 +239,12 @@ enum CSVNumberParser {
             magnitude = magnitude &* pow10Int19[k2] &+ digitValue(load64(p + 16), count: k2)
         }
         cursor = c + e
+        return signedInt64(magnitude, negative: negative)
+    }
+
+    /// `magnitude` with its sign as an `Int64`, or `nil` when it does not fit (−2^63 ... 2^63 − 1).
+    @inline(__always)
+    static func signedInt64(_ magnitude: UInt64, negative: Bool) -> Int64? {
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
             return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
@@ -380,12 +386,7 @@ enum CSVNumberParser {
         let count = c - digitsStart
         guard count > 0, count <= 19 else { return nil }  // 19 digits fit in UInt64 (< 1.9e19)
         cursor = c
-        if negative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
-            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
-        }
-        guard magnitude <= UInt64(Int64.max) else { return nil }
-        return Int64(magnitude)
+        return signedInt64(magnitude, negative: negative)
     }
 
     /// Scans a time in decimal seconds (`12.345678`) into integer nanoseconds, exactly, from the
