@@ -30,8 +30,8 @@ public struct CaptureOptions: Sendable {
     public var hardwareFIFO: Bool = true
     /// Timed waiting for per-sample devices batched by the kernel watermark (batch >= 2, local
     /// context): sleep until each batch is due instead of polling the buffer, which the kernel
-    /// wakes on every sample. Off by default (`motionbatch capture --wait timed`).
-    public var timedWait: Bool = false
+    /// wakes on every sample. On by default; off: `motionbatch capture --wait buffer`.
+    public var timedWait: Bool = true
     /// For tests: after `stallAfter` seconds, stop reading for `stallFor` seconds once (to overflow the kernel buffer).
     public var stall: (after: Double, duration: Double)?
 

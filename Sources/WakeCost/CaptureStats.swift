@@ -97,7 +97,10 @@ public struct CaptureStats: Hashable, Sendable {
             let fifo = (d["hwfifo_timeout_s"] as? NSNumber)?.doubleValue ?? 0
             let batch = (d["batch_samples"] as? NSNumber)?.intValue ?? 1
             let policy: DeliveryPolicy = latency > 0 ? .latency(seconds: latency) : .samples(max(1, batch))
-            configuration = WakeConfiguration(rateHz: rate, policy: policy, buffering: fifo > 0 ? .hardware : .software)
+            // Without a FIFO the reader either polled the buffer (woken by every sample) or slept
+            // until each batch was due (`timed_wait`).
+            let timed = (o["timed_wait"] as? Bool) ?? false
+            configuration = WakeConfiguration(rateHz: rate, policy: policy, buffering: fifo > 0 ? .hardware : (timed ? .timed : .software))
         }
         let switches = try count("voluntary_context_switches")
         guard switches >= 0 else { throw WakeCostError(file: file, key: "voluntary_context_switches", problem: "must not be negative, got \(switches)") }

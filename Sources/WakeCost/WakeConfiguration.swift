@@ -8,6 +8,11 @@ public enum Buffering: String, Hashable, Sendable, CaseIterable {
     /// The device interrupts per sample; the kernel buffer's watermark batches what userspace
     /// sees. The kernel still wakes the poll waiter on every pushed sample.
     case software
+    /// The device interrupts per sample and the kernel buffer holds the samples; the reader does
+    /// not wait on the buffer but sleeps on a timer until each batch is due, then drains it without
+    /// blocking (MotionBatch's default reader for devices without a hardware FIFO): one scheduler
+    /// wake-up per batch.
+    case timed
 }
 
 /// One setting to cost: sampling rate, batching and where the batch waits.
@@ -16,7 +21,7 @@ public struct WakeConfiguration: Hashable, Sendable {
     public var rateHz: Double
     /// How samples are grouped: `.latency(0)` or `.samples(1)` is per-sample delivery.
     public var policy: DeliveryPolicy
-    /// Hardware FIFO or software watermark.
+    /// Hardware FIFO, software watermark, or timed draining of the kernel buffer.
     public var buffering: Buffering
     /// Enabled sensors (they set the bytes per scan in each chip's FIFO).
     public var sensors: SensorSet

@@ -50,6 +50,9 @@ public enum WakeCostModel {
         } else {
             switch (configuration.buffering, configuration.policy) {
             case (.hardware, .latency): wait = configuration.latencyS
+            // The timed reader wakes half a period after the batch's last sample, rounded up to
+            // poll's millisecond (see MotionIIO's BatchDueClock).
+            case (.timed, _): wait = (Double(b) - 0.5) / configuration.rateHz + 0.001
             default: wait = Double(b - 1) / configuration.rateHz
             }
         }

@@ -26,7 +26,9 @@ public struct WakeCounts: Hashable, Sendable {
     /// - hardware FIFO: ⌈N / B⌉ bursts, each one scheduler wake-up and one return (the reader
     ///   drains without blocking);
     /// - software watermark: N device deliveries and N scheduler wake-ups (the kernel wakes the
-    ///   poll waiter on every pushed sample), ⌈N / B⌉ returns.
+    ///   poll waiter on every pushed sample), ⌈N / B⌉ returns;
+    /// - timed: N device deliveries, ⌈N / B⌉ scheduler wake-ups and returns (the reader sleeps
+    ///   on a timer that no sample interrupts, then drains the batch without blocking).
     ///
     /// - Complexity: O(1).
     public static func predicted(samples: Int, configuration c: WakeConfiguration) -> WakeCounts {
@@ -37,6 +39,7 @@ public struct WakeCounts: Hashable, Sendable {
         switch c.buffering {
         case .hardware: return WakeCounts(samples: n, deviceDeliveries: batches, schedulerWakeups: batches, userspaceReturns: batches)
         case .software: return WakeCounts(samples: n, deviceDeliveries: n, schedulerWakeups: n, userspaceReturns: batches)
+        case .timed: return WakeCounts(samples: n, deviceDeliveries: n, schedulerWakeups: batches, userspaceReturns: batches)
         }
     }
 

@@ -39,6 +39,49 @@ import Testing
         #expect(try reader.next() == nil)
     }
 
+    /// Whole parsed blocks (handed over without copying) and copied chunks, mixed, concatenate
+    /// to the file; line numbers and bytes read stay exact, whatever the block size and threads.
+    @Test(arguments: [(300, 1), (300, 2), (700, 2), (1 << 20, 1), (1 << 20, 2)])
+    func wholeBlocksAndCopiedChunksMix(blockSize: Int, threads: Int) throws {
+        let path = try Self.fixture()
+        let expected = try Recording.read(path: path)
+        let reader = try RecordingReader(path: path, bufferSize: blockSize, threads: threads)
+        var all: [Sample] = []
+        var labels: [String?] = []
+        var calls = 0
+        while let chunk = try reader.next(maxSamples: calls % 3 == 1 ? 2 : .max) {
+            calls += 1
+            all += chunk.samples
+            labels += try #require(chunk.labels)
+            #expect(reader.lineNumber == all.count + (try headerLines(path)))
+        }
+        #expect(all == expected.samples)
+        #expect(labels == expected.labels)
+        #expect(blockSize > 1000 || calls > 2)
+        #expect(reader.bytesRead == (try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int))
+    }
+
+    /// A bad row in a later block is reported with its file line by the whole-block path too.
+    @Test func wholeBlockPathReportsTheBadLine() throws {
+        var text = "time_s,accel_x,accel_y,accel_z\n"
+        for i in 0..<60 { text += "\(i).5,1,2,3\n" }
+        text += "61,1,x,3\n62,1,2,3\n"
+        let path = try temporaryRecording(text)
+        let reader = try RecordingReader(path: path, bufferSize: 128, threads: 2)
+        var rows = 0
+        let error = #expect(throws: RecordingError.self) {
+            while let chunk = try reader.next(maxSamples: .max) { rows += chunk.samples.count }
+        }
+        #expect(error?.line == 62)
+        #expect(error?.column == 3)
+        #expect(rows <= 60)
+        #expect(throws: RecordingError.self) { try reader.next(maxSamples: .max) }
+    }
+
+    private func headerLines(_ path: String) throws -> Int {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").prefix { $0.hasPrefix("#") || $0.hasPrefix("timestamp") }.count
+    }
+
     @Test func lineLongerThanBufferIsAnError() throws {
         let path = try temporaryRecording("time_s,accel_x,accel_y,accel_z\n0,1,2," + String(repeating: "3", count: 200) + "\n")
         let reader = try RecordingReader(path: path, bufferSize: 100)

@@ -102,6 +102,9 @@ func calibrationRecoversTheCostsThatMadeTheCaptures(perWake: Double, perSample: 
     #expect(c.configuration == WakeConfiguration(rateHz: 100, latencyS: 1, buffering: .hardware))
     let software = text.replacingOccurrences(of: "\"hwfifo_timeout_s\": 1", with: "\"hwfifo_timeout_s\": 0")
     #expect(try CaptureStats.parseJSON(Array(software.utf8), file: "cap.json").configuration?.buffering == .software)
+    let timed = software.replacingOccurrences(of: "\"batches\": 10,", with: "\"batches\": 10, \"timed_wait\": true,")
+    #expect(timed != software)
+    #expect(try CaptureStats.parseJSON(Array(timed.utf8), file: "cap.json").configuration?.buffering == .timed)
     let broken = text.replacingOccurrences(of: "\"cpu_s\": 0.02", with: "\"cpu_s\": -1")
     #expect { try CaptureStats.parseJSON(Array(broken.utf8), file: "cap.json") } throws: { ($0 as? WakeCostError)?.key == "cpu_s" }
 }

@@ -43,6 +43,10 @@ func predictionFiguresAreConsistent(board: BoardProfile) {
     // A software watermark of n samples makes the first sample wait (n - 1) periods.
     let s = WakeCostModel.predict(WakeConfiguration(rateHz: 100, policy: .samples(10), buffering: .software), board: b)
     #expect(abs(s.worstLatencyS - (0.09 + b.deviceDeliveryS + b.userspaceReturnS + 10 * b.perSampleS)) < 1e-12)
+    // The timed reader wakes half a period after the tenth sample, up to 1 ms late.
+    let t = WakeCostModel.predict(WakeConfiguration(rateHz: 100, policy: .samples(10), buffering: .timed), board: b)
+    #expect(abs(t.worstLatencyS - (0.095 + 0.001 + b.deviceDeliveryS + b.userspaceReturnS + 10 * b.perSampleS)) < 1e-12)
+    #expect(t.perHour.schedulerWakeups == 36_000 && s.perHour.schedulerWakeups == 360_000)
 }
 
 @Test func sweepIsRatesOuterLatenciesInner() {

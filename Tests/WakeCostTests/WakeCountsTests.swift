@@ -45,6 +45,12 @@ func softwareWatermarkCutsOnlyReturnsHardwareFIFOCutsAll(batch: Int) {
     #expect(sw.spuriousWakeups == n - n / batch)
     let hw = WakeCounts.predicted(samples: n, configuration: WakeConfiguration(rateHz: 100, policy: .samples(batch), buffering: .hardware))
     #expect(hw.deviceDeliveries == n / batch && hw.schedulerWakeups == n / batch && hw.userspaceReturns == n / batch)
+    // Timed draining: every sample still interrupts, but the reader wakes once per batch.
+    let timed = WakeCounts.predicted(samples: n, configuration: WakeConfiguration(rateHz: 100, policy: .samples(batch), buffering: .timed))
+    #expect(timed.deviceDeliveries == n && timed.schedulerWakeups == n / batch && timed.userspaceReturns == n / batch)
+    #expect(timed.spuriousWakeups == 0)
+    #expect(timed.cpuActiveSeconds(on: .rpi4B) < sw.cpuActiveSeconds(on: .rpi4B))
+    #expect(timed.cpuActiveSeconds(on: .rpi4B) > hw.cpuActiveSeconds(on: .rpi4B))
 }
 
 // The model's batch size for a latency equals what MotionCore's Batcher does on a steady stream:

@@ -28,18 +28,21 @@ enum BenchCommand {
             name: "parse",
             abstract: "Parse a recording and print MB/s, samples/s and peak memory.",
             discussion: """
-            Streams FILE through RecordingReader (chunks of --chunk samples, storage reused) and reports
-            the parse throughput in MB/s (10^6 bytes) and samples/s, and the process's peak resident
-            memory (VmHWM of /proc/self/status; also getrusage ru_maxrss). With --repeat N the best of
-            N runs is reported.
+            Streams FILE through RecordingReader and reports the parse throughput in MB/s (10^6 bytes)
+            and samples/s, and the process's peak resident memory (VmHWM of /proc/self/status; also
+            getrusage ru_maxrss). By default the samples come as the reader's parsed blocks
+            (RecordingReader.next, handed over without copying); with --chunk N they are copied into
+            one reused array N samples at a time (RecordingReader.read(into:)). With --repeat N the
+            best of N runs is reported.
             JSON keys: file, bytes, samples, seconds, mb_per_s, samples_per_s, peak_rss_mib,
-            ru_maxrss_mib, runs, threads.
+            ru_maxrss_mib, runs, threads, chunk (null for whole blocks), block_kib.
             """,
             arguments: [ArgumentSpec("FILE", help: "A recording (MotionBatch format or plain CSV).")],
             options: [
-                .option("chunk", value: "N", help: "Samples per read call (default 4096)."),
+                .option("chunk", value: "N", help: "Copy the samples into a reused array N at a time (default: take the parsed blocks as they are)."),
                 .option("repeat", value: "N", help: "Runs; the fastest is reported (default 1)."),
                 .option("threads", value: "N", help: "Reader threads (default: 2 on a machine with 2+ processors, else 1)."),
+                .option("block-kib", value: "N", help: "Bytes per block read and parsed at once, in KiB (default \(RecordingReader.defaultBufferSize / 1024))."),
                 .flag("json", help: "Print one JSON object."),
             ],
             run: { args, io in try runParse(args, &io) }
@@ -48,9 +51,10 @@ enum BenchCommand {
 
     static func runParse(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         let path = args.argument("FILE")!
-        let chunk = try args.int("chunk", in: 1...10_000_000) ?? 4096
+        let chunk = try args.int("chunk", in: 1...10_000_000)
         let runs = try args.int("repeat", in: 1...100) ?? 1
         let threads = try args.int("threads", in: 1...64) ?? RecordingReader.defaultThreadCount
+        let blockSize = (try args.int("block-kib", in: 4...65_536)).map { $0 * 1024 } ?? RecordingReader.defaultBufferSize
         var best = Double.infinity
         var bytes = 0
         var count = 0
@@ -58,18 +62,25 @@ enum BenchCommand {
         do {
             for _ in 0..<runs {
                 let start = monotonicSeconds()
-                let reader = try RecordingReader(path: path, threads: threads)
-                var samples: [Sample] = []
-                samples.reserveCapacity(chunk)
-                var labels: [String?] = []
+                let reader = try RecordingReader(path: path, bufferSize: blockSize, threads: threads)
                 count = 0
-                while true {
-                    samples.removeAll(keepingCapacity: true)
-                    labels.removeAll(keepingCapacity: true)
-                    let n = try reader.read(into: &samples, labels: &labels, maxSamples: chunk)
-                    if n == 0 { break }
-                    count += n
-                    checksum += samples[n - 1].accel.x
+                if let chunk {
+                    var samples: [Sample] = []
+                    samples.reserveCapacity(chunk)
+                    var labels: [String?] = []
+                    while true {
+                        samples.removeAll(keepingCapacity: true)
+                        labels.removeAll(keepingCapacity: true)
+                        let n = try reader.read(into: &samples, labels: &labels, maxSamples: chunk)
+                        if n == 0 { break }
+                        count += n
+                        checksum += samples[n - 1].accel.x
+                    }
+                } else {
+                    while let block = try reader.next(maxSamples: .max) {
+                        count += block.samples.count
+                        checksum += block.samples[block.samples.count - 1].accel.x
+                    }
                 }
                 best = min(best, monotonicSeconds() - start)
                 bytes = reader.bytesRead
@@ -85,7 +96,7 @@ enum BenchCommand {
         let peakMiB = peakResidentMiB()
         _ = checksum
         if args.flag("json") {
-            io.out("{\"file\":\(JSONValue.quoted(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs),\"threads\":\(threads)}")
+            io.out("{\"file\":\(JSONValue.quoted(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs),\"threads\":\(threads),\"chunk\":\(chunk.map(String.init) ?? "null"),\"block_kib\":\(blockSize / 1024)}")
         } else {
             io.out("file:          \(path)")
             io.out("bytes:         \(bytes) (\(fmt(Double(bytes) / 1e6, 1)) MB)")
@@ -94,6 +105,7 @@ enum BenchCommand {
             io.out("throughput:    \(fmt(mbPerSecond, 1)) MB/s, \(fmt(samplesPerSecond / 1e6, 2)) M samples/s")
             io.out("peak RSS:      \(fmt(peakMiB, 1)) MiB")
             io.out("threads:       \(threads)")
+            io.out("delivery:      \(chunk.map { "copied, \($0) samples per call" } ?? "parsed blocks of \(blockSize / 1024) KiB, not copied")")
         }
     }
 

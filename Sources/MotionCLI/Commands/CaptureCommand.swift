@@ -33,7 +33,7 @@ enum CaptureCommand {
                 .option("stats-json", value: "FILE", help: "Also write the statistics JSON to FILE."),
                 .flag("no-repair", help: "Keep kernel timestamps as they are (no burst respreading)."),
                 .flag("no-hwfifo", help: "Do not use the hardware FIFO (switch it off; batch with the kernel watermark)."),
-                .option("wait", value: "MODE", help: "Without hardware FIFO: buffer (default: poll the buffer, woken by every sample) or timed (sleep until each batch is due: one wake-up per batch)."),
+                .option("wait", value: "MODE", help: "Without hardware FIFO: timed (default: sleep until each batch is due, one wake-up per batch) or buffer (poll the buffer, woken by every sample)."),
                 .option("stall", value: "AFTER:SECONDS", help: "Testing: stop reading once for SECONDS after AFTER seconds (to overflow the kernel buffer)."),
                 .flag("json", help: "Print the statistics as JSON (keys documented in docs/iio-reader.md)."),
             ],
@@ -163,9 +163,9 @@ enum CaptureCommand {
                                      repairTimestamps: !args.flag("no-repair"), stall: stall)
         options.hardwareFIFO = !args.flag("no-hwfifo")
         switch args.string("wait") {
-        case nil, "buffer": options.timedWait = false
-        case "timed": options.timedWait = true
-        case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--wait': expected 'buffer' or 'timed'.")
+        case nil, "timed": options.timedWait = true
+        case "buffer": options.timedWait = false
+        case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--wait': expected 'timed' or 'buffer'.")
         }
 
         var sink = RecordingSink()

@@ -25,7 +25,7 @@ enum WakesCommand {
                 .option("latencies", value: "S,...", help: "Batch latencies in seconds (default 0,0.1,1,5,10)."),
                 .option("board", value: "NAME|FILE", help: "rpi-zero-2w, rpi-4b, rpi-5, beaglebone-black, phone, or a profile FILE.json (default rpi-4b)."),
                 .option("battery-mah", value: "N", help: "Battery capacity in mAh (overrides the profile's)."),
-                .option("buffering", value: "MODE", help: "hardware (sensor FIFO, default) or software (kernel watermark, per-sample interrupts)."),
+                .option("buffering", value: "MODE", help: "hardware (sensor FIFO, default), software (kernel watermark, reader woken by every sample) or timed (per-sample interrupts, reader woken once per batch: capture's default without a FIFO)."),
                 .flag("gyro", help: "Enable the gyroscope channels too (sets FIFO bytes per sample)."),
                 .option("chips", value: "NAME,...", help: "FIFO chips to judge (default LSM6DS3,BMI323,ADXL372,HID-hub); the first is shaded in --html."),
                 .option("hid-fifo-bytes", value: "N", help: "Your HID sensor hub's FIFO size in bytes (default: an assumed 4096)."),
@@ -46,7 +46,7 @@ enum WakesCommand {
         if let mah = try args.double("battery-mah", in: 1e-9...1e9) { board.batteryMAh = mah }
         let bufferingText = args.string("buffering") ?? "hardware"
         guard let buffering = Buffering(rawValue: bufferingText) else {
-            throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware' or 'software'.")
+            throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware', 'software' or 'timed'.")
         }
         let sensors: SensorSet = args.flag("gyro") ? [.accel, .gyro] : .accel
         var builtInChips = FIFOChip.builtIn

@@ -1,5 +1,6 @@
-"""Checks 54-iio-wake-nofifo: without hardware FIFO, watermark 100 cuts userspace returns to
-<= ceil(N/100) + 2; watermark 1 is reported beside it."""
+"""Checks 54-iio-wake-nofifo: without hardware FIFO, batch 100 (kernel watermark 100, the
+reader's default timed wait) cuts userspace returns to <= ceil(N/100) + 2; watermark 1 is
+reported beside it."""
 import math
 
 

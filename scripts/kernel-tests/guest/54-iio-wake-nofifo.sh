@@ -1,8 +1,8 @@
 #!/bin/bash
 # Reader test 3c (wake-ups without hardware FIFO, 100 Hz, --no-hwfifo): `motionbatch capture
 # --batch 1` on accel_3d and, at the same time, `--batch 100` (kernel watermark 100) on gyro_3d;
-# each measured over 30 s after a 3 s start-up. The watermark-100 reader's userspace returns must
-# stay within ceil(N/100) + 2.
+# each measured over 30 s after a 3 s start-up. The watermark-100 reader (default wait: timed, one
+# wake-up per batch) must return to userspace at most ceil(N/100) + 2 times.
 . "$MB_TEST_LIB"; . "$MB_ROOT/scripts/kernel-tests/iio-lib.sh"
 W=30
 iio_make_recording "$TEST_TMP/rec.csv" 10
