@@ -171,7 +171,7 @@ enum CSVNumberParser {
     /// Fallback", 2023) and exact ties, possible only for `k <= 4`, are detected.
     /// Multiplications only: no division, no x87. Kept out of line so the common path stays small.
     /// - Complexity: O(1).
-    @inline(never)
+    @inline(__always)
     static func eiselLemire(_ m: UInt64, negativeExponent k: Int) -> Double {
         let lz = m.leadingZeroBitCount
         let w = m << UInt64(lz)

@@ -32,17 +32,20 @@ struct RecordingRowParser: Sendable {
         var out = RecordingParsedBlock()
         out.byteCount = count
         let estimate = count / (hasGyro ? 40 : 24) + 16
-        out.samples.reserveCapacity(estimate)
-        out.rowEnds.reserveCapacity(estimate)
+        // Rows go to local arrays (kept in registers by the optimizer), moved into `out` at the end.
+        var samples: [Sample] = []
+        var rowEnds: [Int32] = []
+        samples.reserveCapacity(estimate)
+        rowEnds.reserveCapacity(estimate)
         if hasLabels { out.labels.reserveCapacity(estimate) }
         let base = UnsafePointer(block.base)
         let end = base + count
         var c = base
         var previous: Int64 = .min
-        var row = 0
         var labelCache = LabelCache()
         let comma = UInt8(ascii: ",")
-        while c < end {
+        rows: while c < end {
+            let row = samples.count
             let rowStart = c
             let parsedTime = seconds
                 ? CSVNumberParser.scanSecondsAsNanoseconds(&c, end)
@@ -86,15 +89,15 @@ struct RecordingRowParser: Sendable {
                 let labelEnd = lineEnd > c && lineEnd[-1] == 0x0D ? lineEnd - 1 : lineEnd
                 switch labelCache.label(c, labelEnd - c) {
                 case .value(let l): out.labels.append(l)
-                case .comma: fail(&out, row: row, diagnose(rowStart, end)); return out
+                case .comma: fail(&out, row: row, diagnose(rowStart, end)); break rows
                 case .quoted:
                     fail(&out, row: row, RecordingError(file: path, line: nil, column: columnNames.count, columnName: "label",
                                                         problem: "quoted fields are not supported (\(Self.quote(c, labelEnd - c)))"))
-                    return out
+                    break rows
                 case .notUTF8:
                     fail(&out, row: row, RecordingError(file: path, line: nil, column: columnNames.count, columnName: "label",
                                                         problem: "label is not valid UTF-8"))
-                    return out
+                    break rows
                 }
                 c = lineEnd + 1
             } else if c.pointee == 0x0A {
@@ -105,18 +108,19 @@ struct RecordingRowParser: Sendable {
                 fail(&out, row: row, diagnose(rowStart, end))
                 break
             }
-            out.samples.append(Sample(timestamp: t, accel: Vector3(ax, ay, az), gyro: gyro))
-            out.rowEnds.append(Int32(truncatingIfNeeded: c - base))
+            samples.append(Sample(timestamp: t, accel: Vector3(ax, ay, az), gyro: gyro))
+            rowEnds.append(Int32(truncatingIfNeeded: c - base))
             previous = t
-            row += 1
         }
+        out.samples = samples
+        out.rowEnds = rowEnds
+        if hasLabels && out.labels.count > samples.count { out.labels.removeLast() }
         return out
     }
 
     private func fail(_ out: inout RecordingParsedBlock, row: Int, _ error: RecordingError) {
         out.failureRow = row
         out.failure = .malformed(error)
-        if hasLabels && out.labels.count > out.samples.count { out.labels.removeLast() }
     }
 
     /// The position of the `\n` that ends the line containing `p` (the block ends with one).
