@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionAnalysis
 import MotionCore
 import MotionIIO
 
@@ -73,12 +74,40 @@ enum CaptureCommand {
 
     /// Writes batches to a ``RecordingWriter`` created once the devices are configured (so the
     /// header states the rate read back and the timestamp clock in use), or nowhere.
+    /// Where captured batches go: the recording (when `--output`), and the step counter, fed
+    /// each batch as it is delivered (when an accelerometer is captured).
     struct RecordingSink: CaptureSink {
         var make: (([CaptureStatistics.Device]) throws -> RecordingWriter)?
         var writer: RecordingWriter?
+        /// The live step counter; nil without an accelerometer, or after it rejected a batch.
+        var counter: StepCounter?
+        /// Why the step counter stopped, if it did (the capture goes on).
+        var stepProblem: String?
+        private var stepTimes: [Int64] = []
+
+        init(countSteps: Bool) {
+            counter = countSteps ? try? StepCounter() : nil
+        }
+
         mutating func begin(_ devices: [CaptureStatistics.Device]) throws { writer = try make?(devices) }
-        mutating func write(_ batch: SampleBatch) throws { try writer?.append(batch) }
+
+        mutating func write(_ batch: SampleBatch) throws {
+            try writer?.append(batch)
+            guard counter != nil else { return }
+            do {
+                try counter!.process(batch, into: &stepTimes)
+                stepTimes.removeAll(keepingCapacity: true)
+            } catch {
+                stepProblem = "\(error)"
+                counter = nil
+            }
+        }
+
         mutating func close() throws { try writer?.close() }
+
+        /// Steps counted live, or nil when none were counted (no accelerometer, or the counter
+        /// rejected a batch: see ``stepProblem``).
+        var steps: Int? { stepProblem == nil ? counter?.count : nil }
     }
 
     static func batching(_ args: ParsedArguments) throws(CLIError) -> CapturePlan.Batching {
@@ -168,7 +197,7 @@ enum CaptureCommand {
         case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--wait': expected 'timed' or 'buffer'.")
         }
 
-        var sink = RecordingSink()
+        var sink = RecordingSink(countSteps: sensors.contains(where: \.hasAccel))
         if let path = args.string("output") {
             if !args.flag("overwrite"), access(path, F_OK) == 0 {
                 throw CLIError.failure("\(path) already exists; pass --overwrite to replace it.")
@@ -202,13 +231,14 @@ enum CaptureCommand {
         } catch {
             throw CLIError.failure("capture of \(sensors.map(\.name).joined(separator: " + ")) could not start: \(error.description)")
         }
-        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"))
+        if let problem = sink.stepProblem { io.err("warning: step counting stopped: \(problem)") }
+        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps)
         if let path = args.string("stats-json") {
             do { try writeFile(path, json.serialized(pretty: true) + "\n") } catch {
                 io.err("Error: cannot write \(path): \(error)")
             }
         }
-        if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"))) }
+        if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps)) }
         switch stats.stopReason {
         case .lost(let d):
             let s = AccessState.lost(device: d)
@@ -219,7 +249,7 @@ enum CaptureCommand {
         }
     }
 
-    static func text(_ st: CaptureStatistics, output: String?) -> String {
+    static func text(_ st: CaptureStatistics, output: String?, steps: Int?) -> String {
         var lines: [(String, String)] = []
         for d in st.devices {
             let p = d.plan
@@ -238,6 +268,7 @@ enum CaptureCommand {
             ("CPU time", "\(formatFixed(Double(st.cpuNanoseconds) / 1e9, 3)) s (user \(formatFixed(Double(st.counters.userCPUNanoseconds) / 1e9, 3)), system \(formatFixed(Double(st.counters.systemCPUNanoseconds) / 1e9, 3)))"),
             ("elapsed", "\(formatFixed(Double(st.elapsedNanoseconds) / 1e9, 3)) s"),
             ("stopped by", st.stopReason.name),
+            ("steps", steps.map(String.init) ?? "not counted"),
         ]
         if let o = output { lines.append(("recording", o)) }
         let w = lines.map(\.0.count).max() ?? 0
@@ -256,8 +287,9 @@ enum CaptureCommand {
 enum CaptureStatsJSON {
     static func num(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
 
-    static func make(_ st: CaptureStatistics, uri: String, output: String?) -> JSONValue {
-        .object([
+    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?) -> JSONValue {
+        let stepsValue: JSONValue = steps.map { JSONValue.int(Int64($0)) } ?? .null
+        return .object([
             ("uri", .string(uri)),
             ("output", output.map { .string($0) } ?? .null),
             ("stop_reason", .string(st.stopReason.name)),
@@ -275,6 +307,7 @@ enum CaptureStatsJSON {
             ("cpu_system_s", .number(Double(st.counters.systemCPUNanoseconds) / 1e9)),
             ("cpu_s", .number(Double(st.cpuNanoseconds) / 1e9)),
             ("elapsed_s", .number(Double(st.elapsedNanoseconds) / 1e9)),
+            ("steps", stepsValue),
             ("devices", .array(st.devices.map { d in .object([
                 ("id", .string(d.id)),
                 ("name", .string(d.name)),
