@@ -44,6 +44,7 @@ struct RecordingRowParser: Sendable {
         var previous: Int64 = .min
         var labelCache = LabelCache()
         let comma = UInt8(ascii: ",")
+        let valueCount = hasGyro ? 6 : 3
         rows: while c < end {
             let row = samples.count
             let rowStart = c
@@ -62,26 +63,21 @@ struct RecordingRowParser: Sendable {
                 break
             }
             c += 1
-            // Values: the fast field scanner, then the separator; any miss goes to `diagnose`.
-            guard let ax = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
-            c += 1
-            guard let ay = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
-            c += 1
-            guard let az = CSVNumberParser.scanDoubleField(&c, end) else { fail(&out, row: row, diagnose(rowStart, end)); break }
-            var finite = ax.isFinite && ay.isFinite && az.isFinite
-            var gyro = Vector3.zero
-            if hasGyro {
-                guard c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
+            // Values: one loop over the value columns around a single copy of the fast field
+            // scanner, then the separator; any miss goes to `diagnose`.
+            var values = SIMD8<Double>()
+            var k = 0
+            while true {
+                guard let v = CSVNumberParser.scanDoubleField(&c, end) else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
+                values[k] = v
+                k += 1
+                if k == valueCount { break }
+                guard c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
                 c += 1
-                guard let gx = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
-                c += 1
-                guard let gy = CSVNumberParser.scanDoubleField(&c, end), c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
-                c += 1
-                guard let gz = CSVNumberParser.scanDoubleField(&c, end) else { fail(&out, row: row, diagnose(rowStart, end)); break }
-                finite = finite && gx.isFinite && gy.isFinite && gz.isFinite
-                gyro = Vector3(gx, gy, gz)
             }
-            guard finite else { fail(&out, row: row, diagnose(rowStart, end)); break }
+            // Finite: v - v is 0 for finite values, NaN otherwise (unused lanes are 0).
+            guard all((values - values) .== 0) else { fail(&out, row: row, diagnose(rowStart, end)); break }
+            let gyro = hasGyro ? Vector3(values[3], values[4], values[5]) : Vector3.zero
             if hasLabels {
                 guard c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
                 c += 1
@@ -108,7 +104,7 @@ struct RecordingRowParser: Sendable {
                 fail(&out, row: row, diagnose(rowStart, end))
                 break
             }
-            samples.append(Sample(timestamp: t, accel: Vector3(ax, ay, az), gyro: gyro))
+            samples.append(Sample(timestamp: t, accel: Vector3(values[0], values[1], values[2]), gyro: gyro))
             rowEnds.append(Int32(truncatingIfNeeded: c - base))
             previous = t
         }
