@@ -108,3 +108,23 @@ struct SensorDiscoveryTests {
         #expect(p.waitStrategy == .pollDrain && p.hwfifoTimeout == 1 && p.kernelWatermark == 1 && p.batchSamples == 100)
     }
 }
+
+/// Which hardware step counter the capture cross-checks against.
+@Suite struct HardwarePedometerChoiceTests {
+    @Test func readableEnabledCounterIsChosenPreferringACapturedDevice() throws {
+        let bma = try #require(SensorDiscovery.discover(in: try IIOContext(xml: XMLFixtures.bma400), values: .table(XMLFixtures.bma400Values)).first)
+        let hid = try #require(SensorDiscovery.discover(in: try IIOContext(xml: XMLFixtures.hidAccel3D)).first)
+        #expect(SensorDescription.hardwarePedometer(in: [hid, bma], capturing: [hid])?.id == bma.id)
+        #expect(SensorDescription.hardwarePedometer(in: [hid], capturing: [hid]) == nil)
+        var disabled = bma
+        disabled.stepCounter?.enabled = false
+        #expect(SensorDescription.hardwarePedometer(in: [disabled], capturing: [disabled]) == nil)
+        var unreadable = bma
+        unreadable.stepCounter?.steps = nil
+        #expect(SensorDescription.hardwarePedometer(in: [unreadable], capturing: []) == nil)
+        var other = bma
+        other.id = "iio:device9"
+        #expect(SensorDescription.hardwarePedometer(in: [other, bma], capturing: [bma])?.id == bma.id)
+        #expect(SensorDescription.hardwarePedometer(in: [other, bma], capturing: [hid])?.id == other.id)
+    }
+}

@@ -187,7 +187,11 @@ enum CaptureCommand {
             }
             throw CLIError.failure(msg)
         }
-        let sensors = try select(SensorDiscovery.discover(in: context), names: args.strings("device"))
+        let discovered = SensorDiscovery.discover(in: context)
+        let sensors = try select(discovered, names: args.strings("device"))
+        // A hardware step counter, when the board has one, is read before and after the capture
+        // and reported beside the live count (neither is silently preferred).
+        let pedometer = SensorDescription.hardwarePedometer(in: discovered, capturing: sensors)
         var options = CaptureOptions(rate: rate, batching: batching, duration: duration, sampleLimit: sampleLimit,
                                      repairTimestamps: !args.flag("no-repair"), stall: stall)
         options.hardwareFIFO = !args.flag("no-hwfifo")
@@ -232,13 +236,22 @@ enum CaptureCommand {
             throw CLIError.failure("capture of \(sensors.map(\.name).joined(separator: " + ")) could not start: \(error.description)")
         }
         if let problem = sink.stepProblem { io.err("warning: step counting stopped: \(problem)") }
-        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps)
+        var hardware: CaptureStatsJSON.Pedometer?
+        if let p = pedometer, let start = p.stepCounter?.steps, let ours = sink.steps {
+            let end = SensorDiscovery.discover(in: context).first { $0.id == p.id }?.stepCounter?.steps
+            if let end, let c = HardwarePedometerComparison(ours: ours, hardwareStart: start, hardwareEnd: end) {
+                hardware = CaptureStatsJSON.Pedometer(device: p.name, start: start, end: end, comparison: c)
+            } else {
+                io.err("warning: the hardware step counter of \(p.name) could not be compared (read \(start) before, \(end.map(String.init) ?? "nothing") after)")
+            }
+        }
+        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps, pedometer: hardware)
         if let path = args.string("stats-json") {
             do { try writeFile(path, json.serialized(pretty: true) + "\n") } catch {
                 io.err("Error: cannot write \(path): \(error)")
             }
         }
-        if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps)) }
+        if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware)) }
         switch stats.stopReason {
         case .lost(let d):
             let s = AccessState.lost(device: d)
@@ -249,7 +262,7 @@ enum CaptureCommand {
         }
     }
 
-    static func text(_ st: CaptureStatistics, output: String?, steps: Int?) -> String {
+    static func text(_ st: CaptureStatistics, output: String?, steps: Int?, pedometer: CaptureStatsJSON.Pedometer? = nil) -> String {
         var lines: [(String, String)] = []
         for d in st.devices {
             let p = d.plan
@@ -270,6 +283,7 @@ enum CaptureCommand {
             ("stopped by", st.stopReason.name),
             ("steps", steps.map(String.init) ?? "not counted"),
         ]
+        if let p = pedometer { lines.append(("hardware pedometer", "\(p.device): \(p.comparison.summary)")) }
         if let o = output { lines.append(("recording", o)) }
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"
@@ -287,8 +301,28 @@ enum CaptureCommand {
 enum CaptureStatsJSON {
     static func num(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
 
-    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?) -> JSONValue {
+    /// A hardware step counter read before and after the capture.
+    struct Pedometer {
+        var device: String
+        var start: Int
+        var end: Int
+        var comparison: HardwarePedometerComparison
+
+        var json: JSONValue {
+            .object([
+                ("device", .string(device)),
+                ("start", .int(Int64(start))),
+                ("end", .int(Int64(end))),
+                ("steps", .int(Int64(comparison.hardware))),
+                ("difference", .int(Int64(comparison.difference))),
+                ("difference_percent", .number(comparison.differencePercent)),
+            ])
+        }
+    }
+
+    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil) -> JSONValue {
         let stepsValue: JSONValue = steps.map { JSONValue.int(Int64($0)) } ?? .null
+        let pedometerValue: JSONValue = pedometer?.json ?? .null
         return .object([
             ("uri", .string(uri)),
             ("output", output.map { .string($0) } ?? .null),
@@ -308,6 +342,7 @@ enum CaptureStatsJSON {
             ("cpu_s", .number(Double(st.cpuNanoseconds) / 1e9)),
             ("elapsed_s", .number(Double(st.elapsedNanoseconds) / 1e9)),
             ("steps", stepsValue),
+            ("hardware_pedometer", pedometerValue),
             ("devices", .array(st.devices.map { d in .object([
                 ("id", .string(d.id)),
                 ("name", .string(d.name)),
