@@ -3,9 +3,11 @@ import Glibc
 #endif
 import MotionAnalysis
 import MotionCore
+import WakeCost
 
 /// Feeds a recording through the analysis exactly as a live device would deliver it: the file is
-/// streamed, cut into deliveries by a ``Batcher``, and every delivery is handed to the analyses.
+/// streamed, cut into deliveries by WakeCost's ``DeliveryReplay`` (MotionCore's `Batcher` plus the
+/// delivery accounting `motionbatch wakes` uses), and every delivery is handed to the analyses.
 struct Replay {
     /// What a replay found.
     struct Result {
@@ -19,6 +21,9 @@ struct Replay {
         /// For each step, how long after it happened it became visible: the delivery instant of
         /// the batch that confirmed it minus its timestamp (ns).
         var stepVisibilityDelays: [Int64]
+        /// Worst and mean delay from a sample's timestamp to its delivery (s).
+        var worstSampleDelayS: Double
+        var meanSampleDelayS: Double
     }
 
     /// Replays `path` with `policy`, calling `progress(bytesRead, fileSize)` after each chunk.
@@ -27,7 +32,7 @@ struct Replay {
     static func run(path: String, policy: DeliveryPolicy, progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
         let reader = try RecordingReader(path: path)
         let size = fileSize(path)
-        var batcher = Batcher(policy: policy)
+        var delivery = DeliveryReplay(policy: policy)
         var stats = StreamStatistics(declaredRateHz: reader.header.declaredRate)
         var counter = try StepCounter()
         var steps: [Int64] = []
@@ -47,13 +52,14 @@ struct Replay {
             let n = try reader.read(into: &samples, labels: &labels, maxSamples: 4096)
             if n == 0 { break }
             for s in samples {
-                if let batch = batcher.push(s) { try deliver(batch) }
+                if let batch = delivery.push(s) { try deliver(batch) }
             }
             progress(reader.bytesRead, size)
         }
-        if let batch = batcher.finish() { try deliver(batch) }
+        if let batch = delivery.finish() { try deliver(batch) }
         stats.finish()
-        return Result(path: path, header: reader.header, policy: policy, statistics: stats, warnings: reader.warnings, steps: steps, stepVisibilityDelays: delays)
+        return Result(path: path, header: reader.header, policy: policy, statistics: stats, warnings: reader.warnings, steps: steps,
+                      stepVisibilityDelays: delays, worstSampleDelayS: delivery.worstDelayS, meanSampleDelayS: delivery.meanDelayS)
     }
 
     /// The file's size in bytes (for progress), 0 when unknown. Wraps `stat(2)`.

@@ -80,6 +80,7 @@ enum ReplayCommand {
             ("delivery", .object(policyMembers)),
             ("batches", .number(st.batchCount)),
             ("largest_batch", .number(st.largestBatch)),
+            ("sample_delay_s", .object([("max", .number(r.worstSampleDelayS)), ("mean", .number(r.meanSampleDelayS))])),
             ("steps", .number(r.steps.count)),
             ("step_times_s", .array(r.steps.map { .number(Double($0) / 1e9) })),
             ("cadence_spm", .number(StepSummary(timestamps: r.steps).cadence)),
@@ -107,6 +108,7 @@ enum ReplayCommand {
         case .latency(let ns): lines.append(("delivery", "max latency \(f(Double(ns) / 1e9)) s"))
         }
         lines.append(("batches (wake-ups)", "\(st.batchCount) (largest \(st.largestBatch))"))
+        lines.append(("sample delay", "at most \(f(r.worstSampleDelayS)) s, mean \(f(r.meanSampleDelayS)) s (timestamp to delivery)"))
         lines.append(("steps", "\(r.steps.count)" + (StepSummary(timestamps: r.steps).cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
         if let worst = r.stepVisibilityDelays.max() {
             lines.append(("step visible after", "at most \(f(Double(worst) / 1e9, 2)) s"))
