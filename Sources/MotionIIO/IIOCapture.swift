@@ -405,6 +405,11 @@ public final class IIOCapture {
                     if s.plan.waitStrategy == .blockingRefill { break }
                     // A short read emptied the kernel buffer: no need for a refill that says EAGAIN.
                     if bytes < buffer.capacity * max(1, s.decoder.layout.scanBytes) { break }
+                    // A one-scan buffer (batch 1, per-sample delivery) is always full after a read,
+                    // so the test above cannot tell; a second refill would nearly always say
+                    // EAGAIN, one wasted read(2) per sample. A scan still queued makes the next poll
+                    // return at once instead.
+                    if buffer.capacity == 1 { break }
                 } catch {
                     if error.code == EAGAIN { break }
                     let f = accessFailure(s.sensor, error, holding: true)
