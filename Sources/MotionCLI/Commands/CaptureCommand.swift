@@ -17,8 +17,10 @@ enum CaptureCommand {
             or the devices named with --device. The rate is snapped to the nearest available one.
             Batching: --latency SECONDS or --batch N. Devices with a hardware FIFO
             (buffer/hwfifo_timeout) batch in hardware and are read by waiting on the buffer's poll
-            fd and draining what is available; others use the kernel watermark. Stops after
-            --duration or --samples, or on SIGINT/SIGTERM, always leaving the sensor idle.
+            fd and draining what is available; others fill the kernel buffer and the reader sleeps
+            until each batch is due (--wait timed). Every batch is fed to the step counter as it
+            arrives; a hardware step counter (in_steps_input), when present, is reported beside it.
+            Stops after --duration or --samples, or on SIGINT/SIGTERM, always leaving the sensor idle.
             """,
             options: [
                 .option("uri", value: "URI", help: "IIO context URI: local: (default) or ip:HOST[:PORT]."),
