@@ -342,6 +342,10 @@ public final class IIOCapture {
         }
         var stalled = false
         var reason: CaptureSession.StopReason?
+        // The poll set and timeout, built once (the loop runs once per sample at batch 1).
+        var fds = streams.map { pollfd(fd: $0.pollFD, events: Int16(POLLIN), revents: 0) }
+        if untimed, let u = uevents { fds.append(pollfd(fd: u.pollFD, events: Int16(POLLIN), revents: 0)) }
+        let waitTimeoutMs = Int32(clamping: Int64(streams.map(\.plan.contextTimeoutMs).max() ?? 2000))
 
         func emit(_ samples: [Sample]) {
             var batch = samples
@@ -473,9 +477,8 @@ public final class IIOCapture {
                 deliver(streams.map { ($0, drain($0)) })
                 continue
             }
-            var fds = streams.map { pollfd(fd: $0.pollFD, events: Int16(POLLIN), revents: 0) }
-            if untimed, let u = uevents { fds.append(pollfd(fd: u.pollFD, events: Int16(POLLIN), revents: 0)) }
-            var timeout = Int32(clamping: Int64(streams.map(\.plan.contextTimeoutMs).max() ?? 2000))
+            for i in fds.indices { fds[i].revents = 0 }
+            var timeout = waitTimeoutMs
             if let d = deadline { timeout = min(timeout, Int32(clamping: max(0, (d - now) / 1_000_000 + 1))) }
             if untimed { timeout = -1 }
             let r = poll(&fds, nfds_t(fds.count), timeout)
