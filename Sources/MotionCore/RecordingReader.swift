@@ -95,15 +95,7 @@ public final class RecordingReader {
     ///   are discarded; the reader then stays failed); ``RecordingIOError`` on read failure.
     /// - Complexity: O(bytes read).
     public func next(maxSamples: Int = 4096) throws -> RecordingChunk? {
-        if let failure { throw failure }
-        do {
-            if let whole = try takeWholeBlock(maxSamples: maxSamples) { return whole }
-        } catch {
-            failure = error
-            finished = true
-            pipeline.shutdown()
-            throw error
-        }
+        if let whole = try failingOnce({ try takeWholeBlock(maxSamples: maxSamples) }) { return whole }
         var samples: [Sample] = []
         samples.reserveCapacity(min(max(maxSamples, 1), 1 << 16))
         var labels: [String?] = []
@@ -119,9 +111,15 @@ public final class RecordingReader {
     /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
     /// - Complexity: O(bytes read).
     public func read(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
+        try failingOnce { try readRows(into: &samples, labels: &labels, maxSamples: maxSamples) }
+    }
+
+    /// Runs `body` unless the reader already failed (then rethrows that failure); the first error
+    /// `body` throws is kept, the workers are stopped, and every later call throws it again.
+    private func failingOnce<T>(_ body: () throws -> T) throws -> T {
         if let failure { throw failure }
         do {
-            return try readRows(into: &samples, labels: &labels, maxSamples: maxSamples)
+            return try body()
         } catch {
             failure = error
             finished = true

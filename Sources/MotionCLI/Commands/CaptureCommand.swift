@@ -74,10 +74,9 @@ enum CaptureCommand {
         )
     }
 
-    /// Writes batches to a ``RecordingWriter`` created once the devices are configured (so the
-    /// header states the rate read back and the timestamp clock in use), or nowhere.
-    /// Where captured batches go: the recording (when `--output`), and the step counter, fed
-    /// each batch as it is delivered (when an accelerometer is captured).
+    /// Where captured batches go: a ``RecordingWriter`` (with `--output`) created once the devices
+    /// are configured (so the header states the rate read back and the timestamp clock in use), and
+    /// the step counter, fed each batch as it is delivered (when an accelerometer is captured).
     struct RecordingSink: CaptureSink {
         var make: (([CaptureStatistics.Device]) throws -> RecordingWriter)?
         var writer: RecordingWriter?
