@@ -18,6 +18,13 @@ def check(r, ctx):
         if dev.get("watermark") != n: p.append(f"{key}: kernel watermark {dev.get('watermark')} != {n}")
         if n == 100 and (ret is None or ret > math.ceil(samples / 100) + 2):
             p.append(f"{key}: userspace returns {ret} > ceil({samples}/100) + 2")
+        # The default wait without a FIFO is timed: one scheduler wake-up per batch, not per sample
+        # (a reader waiting on the buffer is woken by every pushed sample: ~1000 per 1000 samples).
+        sent_w = 100 * (w.get("seconds") or 0)
+        if n == 100 and st.get("timed_wait") is not True:
+            p.append(f"{key}: the default wait was not timed (timed_wait {st.get('timed_wait')})")
+        if n == 100 and sent_w and (w.get("voluntary") or 0) > 3 * math.ceil(sent_w / 100) + 5:
+            p.append(f"{key}: {w.get('voluntary')} voluntary switches for {sent_w:.0f} samples: more than ~1 per batch")
         if st.get("lost_samples"): p.append(f"{key}: {st.get('lost_samples')} samples lost")
         if not w.get("alive_at_end"): p.append(f"{key}: the reader ended before the window did")
         sent = 100 * (w.get("seconds") or 0)  # samples delivered in the window at 100 Hz
