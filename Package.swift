@@ -12,7 +12,10 @@ let package = Package(
     ],
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
-        .target(name: "MotionCore"),
+        .target(name: "MotionCore", dependencies: ["CByteClass"]),
+        // One C loop for MotionCore's parser: the non-digit bitmap of a block (SSE2 `pmovmskb`, which
+        // Swift's SIMD types cannot express). Only MotionCore imports it.
+        .target(name: "CByteClass"),
         // Step counter (streaming state machine over sample batches) and its evaluation helpers. No I/O.
         .target(name: "MotionAnalysis", dependencies: ["MotionCore"]),
         // Command-line parsing, help and the subcommands.

@@ -114,8 +114,16 @@ enum CSVNumberParser {
     /// - Complexity: O(1) for the fast shape; O(length of the number) otherwise.
     @inline(__always)
     static func scanDoubleField(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Double? {
+        scanDoubleField(&cursor, end, nonDigits: nonDigitWindow(cursor))
+    }
+
+    /// ``scanDoubleField(_:_:)`` with the field's non-digit mask given: bit i set when byte
+    /// `cursor + i` is not an ASCII digit, for i < 24 at least (the reader takes it from its block's
+    /// precomputed bitmap, ``RecordingByteBlock/nonDigits(at:)``; ``nonDigitWindow(_:)`` computes it).
+    @inline(__always)
+    static func scanDoubleField(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, nonDigits: UInt64) -> Double? {
         let c = cursor
-        let (w0, s, mask) = fieldWindow(c)
+        let (w0, s, mask) = fieldStart(c, nonDigits)
         let first = UInt8(truncatingIfNeeded: w0)
         let d = mask.trailingZeroBitCount          // the point, or the end of an integer field
         let isPoint = d < 8 && UInt8(truncatingIfNeeded: w0 >> UInt64(8 * d)) == UInt8(ascii: ".")
@@ -219,8 +227,15 @@ enum CSVNumberParser {
     /// - Returns: `nil` when there are no digits or the value does not fit in 64 bits.
     @inline(__always)
     static func scanInt64Field(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
+        scanInt64Field(&cursor, end, nonDigits: nonDigitWindow(cursor))
+    }
+
+    /// ``scanInt64Field(_:_:)`` with the field's non-digit mask given (see
+    /// ``scanDoubleField(_:_:nonDigits:)``).
+    @inline(__always)
+    static func scanInt64Field(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, nonDigits: UInt64) -> Int64? {
         let c = cursor
-        let (w0, s, mask) = fieldWindow(c)
+        let (w0, s, mask) = fieldStart(c, nonDigits)
         let negative = UInt8(truncatingIfNeeded: w0) == UInt8(ascii: "-")
         let e = mask.trailingZeroBitCount
         let n = e - s
@@ -259,16 +274,22 @@ enum CSVNumberParser {
         scanInt64(&cursor, end, padded: true)
     }
 
-    /// The 24-byte window at the start of a field at `c`, for the field scanners: its first 8 bytes,
-    /// the length of a leading `+` or `-` (0 or 1), and a mask whose bit i is set when byte i is
-    /// not a digit (the sign's bit cleared). Needs 24 readable bytes at `c`.
+    /// The start of a field at `c`, for the field scanners: its first 8 bytes, the length of a
+    /// leading `+` or `-` (0 or 1), and `nonDigits` (bit i set when byte i is not a digit) with the
+    /// sign's bit cleared.
     @inline(__always)
-    static func fieldWindow(_ c: UnsafePointer<UInt8>) -> (first8: UInt64, signLength: Int, nonDigits: UInt64) {
+    static func fieldStart(_ c: UnsafePointer<UInt8>, _ nonDigits: UInt64) -> (first8: UInt64, signLength: Int, nonDigits: UInt64) {
         let w0 = load64(c)
         let first = UInt8(truncatingIfNeeded: w0)
         let s = first == UInt8(ascii: "-") || first == UInt8(ascii: "+") ? 1 : 0
-        let mask = (nonDigitMask(w0) | nonDigitMask(load64(c + 8)) << 8 | nonDigitMask(load64(c + 16)) << 16) & ~UInt64(s)
-        return (w0, s, mask)
+        return (w0, s, nonDigits & ~UInt64(s))
+    }
+
+    /// The non-digit mask of the 24 bytes at `c` (bit i set when byte i is not an ASCII digit),
+    /// from three 8-byte words. Needs 24 readable bytes at `c`.
+    @inline(__always)
+    static func nonDigitWindow(_ c: UnsafePointer<UInt8>) -> UInt64 {
+        nonDigitMask(load64(c)) | nonDigitMask(load64(c + 8)) << 8 | nonDigitMask(load64(c + 16)) << 16
     }
 
     /// The 8 bytes at `p` as a little-endian word (unaligned load).

@@ -1,25 +1,58 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CByteClass
 
 /// One block of raw recording bytes: a fixed allocation of `capacity` bytes plus slack, filled by
 /// ``RecordingBlockSplitter`` with whole lines and parsed in place by ``RecordingRowParser``.
 /// The only owner of its raw allocation; memory does not depend on the file's length.
 final class RecordingByteBlock {
     /// Zeroed bytes allocated after `capacity`, so that the number scanners can load 8-byte words
-    /// up to 24 bytes past any position up to the end of the data without leaving the allocation.
-    static let slack = 64
+    /// up to 24 bytes past any position up to the end of the data, and the classification covers
+    /// 64 bytes past it, without leaving the allocation.
+    static let slack = 128
 
     /// Usable bytes (the longest line accepted, newline included).
     let capacity: Int
     /// The allocation (`capacity + slack` bytes).
     let base: UnsafeMutablePointer<UInt8>
+    /// The non-digit bitmap of the bytes (see ``classify(count:)``): bit `i % 64` of word `i / 64`
+    /// is set when byte `i` is not an ASCII digit. One word more than the bytes need, so that an
+    /// unaligned 8-byte load at any byte of it stays inside (see ``nonDigits(at:)``).
+    let nonDigitBitmap: UnsafeMutablePointer<UInt64>
+    private let bitmapWords: Int
 
     /// Allocates a block (only the slack is initialised here; see ``zeroSlack(after:)``).
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity + Self.slack)
         (base + capacity).initialize(repeating: 0, count: Self.slack)
+        bitmapWords = (capacity + Self.slack) / 64 + 1
+        nonDigitBitmap = .allocate(capacity: bitmapWords)
+        nonDigitBitmap.initialize(repeating: ~0, count: bitmapWords)
+    }
+
+    /// Fills ``nonDigitBitmap`` for the first `count` bytes and at least 64 bytes after them (the
+    /// zeroed slack), with `cbyteclass_nondigit_bitmap` (SSE2 on x86-64).
+    /// - Precondition: the slack after `count` is zeroed (``zeroSlack(after:)``).
+    /// - Complexity: O(count), about 0.1 instructions per byte with SSE2.
+    func classify(count: Int) {
+        let words = min((count + 64 + 63) / 64, (capacity + Self.slack) / 64)
+        cbyteclass_nondigit_bitmap(base, words, nonDigitBitmap)
+    }
+
+    /// A read-only view of a block's ``nonDigitBitmap`` (valid while the block lives, after
+    /// ``classify(count:)``).
+    struct NonDigitBitmap {
+        let bytes: UnsafeRawPointer
+        init(_ bitmap: UnsafeMutablePointer<UInt64>) { bytes = UnsafeRawPointer(bitmap) }
+
+        /// Bits `offset ..< offset + 57` of the bitmap (bit 0 is byte `offset`): one unaligned
+        /// load and a shift. Valid for offsets up to the `count` classified.
+        @inline(__always)
+        subscript(offset: Int) -> UInt64 {
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset >> 3, as: UInt64.self)) >> UInt64(offset & 7)
+        }
     }
 
     /// Zeroes the `slack` bytes after the first `count` bytes (the data just filled), so that the
@@ -28,7 +61,10 @@ final class RecordingByteBlock {
         (base + count).initialize(repeating: 0, count: min(Self.slack, capacity + Self.slack - count))
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        nonDigitBitmap.deallocate()
+    }
 
     /// Copies `bytes` to the start of the block.
     func copyIn(_ bytes: [UInt8]) {

@@ -40,17 +40,23 @@ struct RecordingRowParser: Sendable {
         if hasLabels { out.labels.reserveCapacity(estimate) }
         let base = UnsafePointer(block.base)
         let end = base + count
+        block.classify(count: count)
+        let nonDigits = RecordingByteBlock.NonDigitBitmap(block.nonDigitBitmap)
         var c = base
         var previous: Int64 = .min
         var labelCache = LabelCache()
         let comma = UInt8(ascii: ",")
         let valueCount = hasGyro ? 6 : 3
+        // The row's values are stored here one by one and loaded as one vector (inserting into a
+        // SIMD8 at a variable index made the optimizer spill and reload the whole vector per field).
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<SIMD8<Double>>.size, alignment: MemoryLayout<SIMD8<Double>>.alignment)
+        defer { scratch.deallocate() }
         rows: while c < end {
             let row = samples.count
             let rowStart = c
             let parsedTime = seconds
                 ? CSVNumberParser.scanSecondsAsNanoseconds(&c, end)
-                : CSVNumberParser.scanInt64Field(&c, end)
+                : CSVNumberParser.scanInt64Field(&c, end, nonDigits: nonDigits[c - base])
             guard let t = parsedTime, c.pointee == comma else {
                 fail(&out, row: row, diagnose(rowStart, end))
                 break
@@ -65,16 +71,17 @@ struct RecordingRowParser: Sendable {
             c += 1
             // Values: one loop over the value columns around a single copy of the fast field
             // scanner, then the separator; any miss goes to `diagnose`.
-            var values = SIMD8<Double>()
+            scratch.storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
             var k = 0
             while true {
-                guard let v = CSVNumberParser.scanDoubleField(&c, end) else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
-                values[k] = v
+                guard let v = CSVNumberParser.scanDoubleField(&c, end, nonDigits: nonDigits[c - base]) else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
+                scratch.storeBytes(of: v, toByteOffset: 8 * k, as: Double.self)
                 k += 1
                 if k == valueCount { break }
                 guard c.pointee == comma else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
                 c += 1
             }
+            let values = scratch.load(as: SIMD8<Double>.self)
             // Finite: v - v is 0 for finite values, NaN otherwise (unused lanes are 0).
             guard all((values - values) .== 0) else { fail(&out, row: row, diagnose(rowStart, end)); break }
             let gyro = hasGyro ? Vector3(values[3], values[4], values[5]) : Vector3.zero
