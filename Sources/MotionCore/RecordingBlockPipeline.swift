@@ -60,8 +60,12 @@ final class RecordingBlockPipeline: @unchecked Sendable {
     func next() -> RecordingBlockResult {
         defer { consumed += 1 }
         if !workersStarted {
-            // The first block is parsed inline: small files never start a thread.
-            if threadCount > 1, consumed > 0, !threadsUnavailable, !splitter.isAtEnd { startWorkers() }
+            // Small files never start a thread: the first block is parsed here unless the file is
+            // known to hold more than one block, in which case the workers start at once.
+            if threadCount > 1, !threadsUnavailable, !splitter.isAtEnd,
+               consumed > 0 || (splitter.bytesAhead ?? 0) > blockSize {
+                startWorkers()
+            }
             if !workersStarted {
                 let block = inlineBlock ?? RecordingByteBlock(capacity: blockSize)
                 inlineBlock = block
@@ -119,6 +123,9 @@ final class RecordingBlockPipeline: @unchecked Sendable {
     /// A worker: take a free slot, cut the next block (under the lock), parse it, publish it.
     private func work() {
         let block = RecordingByteBlock(capacity: blockSize)
+        // Fault its pages in now, in parallel with the other workers, rather than in `read(2)`
+        // while holding the splitter lock.
+        block.base.initialize(repeating: 0, count: blockSize)
         while true {
             freeSlots.wait()
             splitterLock.wait()

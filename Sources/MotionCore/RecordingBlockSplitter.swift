@@ -27,6 +27,14 @@ final class RecordingBlockSplitter {
         self.atEOF = atEOF
     }
 
+    /// The bytes left to cut into blocks, if known (a regular file: a hint, see
+    /// ``RecordingFile/bytesRemaining()``).
+    var bytesAhead: Int? {
+        if finished { return 0 }
+        if atEOF { return pending.count }
+        return file.bytesRemaining().map { $0 + pending.count }
+    }
+
     /// Whether the next ``fill(_:)`` is known to be the last one (the file was read to its end).
     var isAtEnd: Bool { finished || atEOF }
 

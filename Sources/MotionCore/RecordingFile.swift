@@ -62,6 +62,17 @@ final class RecordingFile {
         return RecordingFile(path: path, fd: fd)
     }
 
+    /// The bytes between the file offset and the end of a regular file (`fstat(2)` and
+    /// `lseek(fd, 0, SEEK_CUR)`), or nil for other files (pipes, devices) or on error. A hint only:
+    /// the file may grow or shrink before it is read.
+    func bytesRemaining() -> Int? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let offset = lseek(fd, 0, SEEK_CUR)
+        guard offset >= 0 else { return nil }
+        return max(Int(st.st_size) - Int(offset), 0)
+    }
+
     /// Reads up to `count` bytes into `buffer` (`read(2)`, retrying `EINTR`).
     /// - Returns: the number of bytes read; 0 at end of file.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(RecordingIOError) -> Int {
