@@ -146,11 +146,14 @@ enum CSVNumberParser {
             integer = digitValue(digits, count: integerDigits)
         }
         let f = c + d + 1
-        let k1 = min(max(fractionDigits - 8, 0), 8)
-        var fraction = digitValue(load64(f), count: min(fractionDigits, 8)) &* pow10Int19[k1] &+ digitValue(load64(f + 8), count: k1)
-        if fractionDigits > 16 {  // 17+ fraction digits: the third word
-            let k2 = fractionDigits - 16
-            fraction = fraction &* pow10Int19[k2] &+ digitValue(load64(f + 16), count: k2)
+        var fraction = digitValue(load64(f), count: min(fractionDigits, 8))
+        if fractionDigits > 8 {  // 9+ fraction digits: the second word
+            let k1 = min(fractionDigits - 8, 8)
+            fraction = fraction &* pow10Int19[k1] &+ digitValue(load64(f + 8), count: k1)
+            if fractionDigits > 16 {  // 17+ fraction digits: the third word
+                let k2 = fractionDigits - 16
+                fraction = fraction &* pow10Int19[k2] &+ digitValue(load64(f + 16), count: k2)
+            }
         }
         let significant = (integer == 0 ? 0 : integerDigits) + fractionDigits
         guard significant <= 19 else { return scanDoubleOutlined(&cursor, end) }
