@@ -33,7 +33,7 @@ let package = Package(
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
-        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore"]),
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "CByteClass"]),
         .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI"]),
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),

@@ -26,12 +26,20 @@ static inline uint64_t load_le64(const uint8_t *p) {
     return w;
 }
 
+// Stores `w` in little-endian byte order (the bitmap's layout on every host).
+static inline void store_le64(uint64_t *p, uint64_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+}
+
 void cbyteclass_nondigit_bitmap_portable(const uint8_t *bytes, size_t words, uint64_t *bitmap) {
     for (size_t k = 0; k < words; k++) {
         const uint8_t *p = bytes + 64 * k;
         uint64_t m = 0;
         for (int j = 0; j < 8; j++) m |= nondigits8(load_le64(p + 8 * j)) << (8 * j);
-        bitmap[k] = m;
+        store_le64(bitmap + k, m);
     }
 }
 

@@ -119,7 +119,7 @@ enum CSVNumberParser {
 
     /// ``scanDoubleField(_:_:)`` with the field's non-digit mask given: bit i set when byte
     /// `cursor + i` is not an ASCII digit, for i < 24 at least (the reader takes it from its block's
-    /// precomputed bitmap, ``RecordingByteBlock/nonDigits(at:)``; ``nonDigitWindow(_:)`` computes it).
+    /// precomputed bitmap, ``RecordingByteBlock/NonDigitBitmap``; ``nonDigitWindow(_:)`` computes it).
     @inline(__always)
     static func scanDoubleField(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, nonDigits: UInt64) -> Double? {
         let c = cursor

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CByteClass
 
 /// One block of raw recording bytes: a fixed allocation of `capacity` bytes plus slack, filled by
 /// ``RecordingBlockSplitter`` with whole lines and parsed in place by ``RecordingRowParser``.
@@ -16,11 +15,13 @@ final class RecordingByteBlock {
     let capacity: Int
     /// The allocation (`capacity + slack` bytes).
     let base: UnsafeMutablePointer<UInt8>
-    /// The non-digit bitmap of the bytes (see ``classify(count:)``): bit `i % 64` of word `i / 64`
-    /// is set when byte `i` is not an ASCII digit. One word more than the bytes need, so that an
-    /// unaligned 8-byte load at any byte of it stays inside (see ``nonDigits(at:)``).
+    /// The non-digit bitmap of the bytes, filled by ``classify(count:)``: bit `i % 64` of word
+    /// `i / 64` is set when byte `i` is not an ASCII digit (words in little-endian byte order). One
+    /// word more than the bytes need, so that an unaligned 8-byte load at any of its bytes stays
+    /// inside (see ``NonDigitBitmap``).
     let nonDigitBitmap: UnsafeMutablePointer<UInt64>
-    private let bitmapWords: Int
+    /// Words in ``nonDigitBitmap``.
+    let bitmapWords: Int
 
     /// Allocates a block (only the slack is initialised here; see ``zeroSlack(after:)``).
     init(capacity: Int) {
@@ -30,29 +31,6 @@ final class RecordingByteBlock {
         bitmapWords = (capacity + Self.slack) / 64 + 1
         nonDigitBitmap = .allocate(capacity: bitmapWords)
         nonDigitBitmap.initialize(repeating: ~0, count: bitmapWords)
-    }
-
-    /// Fills ``nonDigitBitmap`` for the first `count` bytes and at least 64 bytes after them (the
-    /// zeroed slack), with `cbyteclass_nondigit_bitmap` (SSE2 on x86-64).
-    /// - Precondition: the slack after `count` is zeroed (``zeroSlack(after:)``).
-    /// - Complexity: O(count), about 0.1 instructions per byte with SSE2.
-    func classify(count: Int) {
-        let words = min((count + 64 + 63) / 64, (capacity + Self.slack) / 64)
-        cbyteclass_nondigit_bitmap(base, words, nonDigitBitmap)
-    }
-
-    /// A read-only view of a block's ``nonDigitBitmap`` (valid while the block lives, after
-    /// ``classify(count:)``).
-    struct NonDigitBitmap {
-        let bytes: UnsafeRawPointer
-        init(_ bitmap: UnsafeMutablePointer<UInt64>) { bytes = UnsafeRawPointer(bitmap) }
-
-        /// Bits `offset ..< offset + 57` of the bitmap (bit 0 is byte `offset`): one unaligned
-        /// load and a shift. Valid for offsets up to the `count` classified.
-        @inline(__always)
-        subscript(offset: Int) -> UInt64 {
-            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset >> 3, as: UInt64.self)) >> UInt64(offset & 7)
-        }
     }
 
     /// Zeroes the `slack` bytes after the first `count` bytes (the data just filled), so that the

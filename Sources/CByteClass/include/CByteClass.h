@@ -15,8 +15,9 @@ extern "C" {
 #endif
 
 /// Classifies `words * 64` bytes at `bytes`: bit `i % 64` of `bitmap[i / 64]` is set when byte
-/// `i` is not an ASCII digit ('0'...'9'). `bytes` must have `words * 64` readable bytes; `bitmap`
-/// `words` writable words. Uses SSE2 on x86-64, else the portable version.
+/// `i` is not an ASCII digit ('0'...'9'); the words are stored in little-endian byte order, so
+/// that bit `i` is also bit `i % 8` of the bitmap's byte `i / 8`. `bytes` must have `words * 64`
+/// readable bytes; `bitmap` `words` writable words. Uses SSE2 on x86-64, else the portable version.
 void cbyteclass_nondigit_bitmap(const uint8_t *bytes, size_t words, uint64_t *bitmap);
 
 /// The same result computed 8 bytes at a time with 64-bit integer arithmetic only (the version
