@@ -101,25 +101,18 @@ enum CSVNumberParser {
     /// `padded: true`, specialised for the shape writers produce (`[+-]digits[.digits]`, at most
     /// 7 integer digits, at most 19 significant digits, the field ending within 24 bytes).
     ///
-    /// The speed comes from where the *end* of the field is found: from one 24-byte window loaded at
-    /// the field's start, the positions of the first two non-digit bytes (the point and the separator)
-    /// are computed with word-parallel arithmetic (a per-byte digit test, compacted to a bit mask
-    /// with one multiplication), so the next field's start depends on three loads and a few ALU
-    /// operations, not on a byte-by-byte or digit-run loop. The digits' value is computed off that
-    /// path (three 8-digit SWAR conversions) and converted with one correctly rounded operation
-    /// (see ``scanDouble(_:_:padded:)``). Any other shape (exponent, longer numbers, no digits,
-    /// a byte after the number that is not `,`, `\n` or `\r`) is handed to ``scanDouble(_:_:padded:)``.
+    /// The end of the field is found from `nonDigits`, the classes of the bytes from `cursor` on
+    /// (bit i set when byte `cursor + i` is not an ASCII digit, valid for i < 24 at least), which
+    /// the reader takes from its block's precomputed bitmap (``RecordingByteBlock/NonDigitBitmap``):
+    /// `tzcnt` gives the point and the separator, so the next field's start depends on one load and
+    /// a few ALU operations, not on a loop over the digits. The digits are converted 8 at a time
+    /// (SWAR): the integer part, one fraction word, a second only for 9+ fraction digits and a third
+    /// for 17+; the mantissa is converted with one correctly rounded operation (see
+    /// ``scanDouble(_:_:padded:)``). Any other shape (exponent, longer numbers, no digits, a byte
+    /// after the number that is not `,`, `\n` or `\r`) is handed to ``scanDouble(_:_:padded:)``.
     ///
     /// Requires that 32 bytes from any position up to `end` are readable (the block's slack).
     /// - Complexity: O(1) for the fast shape; O(length of the number) otherwise.
-    @inline(__always)
-    static func scanDoubleField(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Double? {
-        scanDoubleField(&cursor, end, nonDigits: nonDigitWindow(cursor))
-    }
-
-    /// ``scanDoubleField(_:_:)`` with the field's non-digit mask given: bit i set when byte
-    /// `cursor + i` is not an ASCII digit, for i < 24 at least (the reader takes it from its block's
-    /// precomputed bitmap, ``RecordingByteBlock/NonDigitBitmap``; ``nonDigitWindow(_:)`` computes it).
     @inline(__always)
     static func scanDoubleField(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, nonDigits: UInt64) -> Double? {
         let c = cursor
@@ -176,7 +169,7 @@ enum CSVNumberParser {
     /// products), which gives the 53-bit significand and its rounding; for these exponents the
     /// approximation is always sufficient (Mushtak & Lemire, "Fast Number Parsing Without
     /// Fallback", 2023) and exact ties, possible only for `k <= 4`, are detected.
-    /// Multiplications only: no division, no x87. Inlined into ``scanDoubleField(_:_:)`` (measured:
+    /// Multiplications only: no division, no x87. Inlined into ``scanDoubleField(_:_:nonDigits:)`` (measured:
     /// faster than a call there).
     /// - Complexity: O(1).
     @inline(__always)
@@ -225,16 +218,9 @@ enum CSVNumberParser {
     ]
 
     /// Scans a timestamp field `[+-]digits` (at most 19 digits, ending within 24 bytes) into an
-    /// `Int64` like ``scanInt64(_:_:padded:)``, finding its end from one 24-byte window (see
-    /// ``scanDoubleField(_:_:)``); other shapes go to ``scanInt64(_:_:padded:)``.
+    /// `Int64` like ``scanInt64(_:_:padded:)``, finding its end from `nonDigits` (see
+    /// ``scanDoubleField(_:_:nonDigits:)``); other shapes go to ``scanInt64(_:_:padded:)``.
     /// - Returns: `nil` when there are no digits or the value does not fit in 64 bits.
-    @inline(__always)
-    static func scanInt64Field(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
-        scanInt64Field(&cursor, end, nonDigits: nonDigitWindow(cursor))
-    }
-
-    /// ``scanInt64Field(_:_:)`` with the field's non-digit mask given (see
-    /// ``scanDoubleField(_:_:nonDigits:)``).
     @inline(__always)
     static func scanInt64Field(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, nonDigits: UInt64) -> Int64? {
         let c = cursor
@@ -288,27 +274,10 @@ enum CSVNumberParser {
         return (w0, s, nonDigits & ~UInt64(s))
     }
 
-    /// The non-digit mask of the 24 bytes at `c` (bit i set when byte i is not an ASCII digit),
-    /// from three 8-byte words. Needs 24 readable bytes at `c`.
-    @inline(__always)
-    static func nonDigitWindow(_ c: UnsafePointer<UInt8>) -> UInt64 {
-        nonDigitMask(load64(c)) | nonDigitMask(load64(c + 8)) << 8 | nonDigitMask(load64(c + 16)) << 16
-    }
-
     /// The 8 bytes at `p` as a little-endian word (unaligned load).
     @inline(__always)
     static func load64(_ p: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-    }
-
-    /// An 8-bit mask with bit i set when byte i of `word` (first byte in the low bits) is not an
-    /// ASCII digit. Exact for every byte (no carries between bytes).
-    @inline(__always)
-    static func nonDigitMask(_ word: UInt64) -> UInt64 {
-        let x = word ^ 0x3030_3030_3030_3030  // digits become 0...9
-        // High bit per byte: set when the byte's low 7 bits are >= 10 or its high bit is set.
-        let high = (((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
-        return (high &* 0x0002_0408_1020_4081) >> 56  // bit 7 of byte i -> bit i
     }
 
     /// The value of the first `count` (0...8) bytes of `word`, which must be ASCII digits.

@@ -20,15 +20,13 @@ final class RecordingByteBlock {
     /// word more than the bytes need, so that an unaligned 8-byte load at any of its bytes stays
     /// inside (see ``NonDigitBitmap``).
     let nonDigitBitmap: UnsafeMutablePointer<UInt64>
-    /// Words in ``nonDigitBitmap``.
-    let bitmapWords: Int
 
     /// Allocates a block (only the slack is initialised here; see ``zeroSlack(after:)``).
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity + Self.slack)
         (base + capacity).initialize(repeating: 0, count: Self.slack)
-        bitmapWords = (capacity + Self.slack) / 64 + 1
+        let bitmapWords = (capacity + Self.slack) / 64 + 1
         nonDigitBitmap = .allocate(capacity: bitmapWords)
         nonDigitBitmap.initialize(repeating: ~0, count: bitmapWords)
     }

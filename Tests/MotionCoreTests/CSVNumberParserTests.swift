@@ -26,16 +26,19 @@ private func parsePadded(_ s: String, terminator: String = ",") -> (Double, Int)
     }
 }
 
-/// Parses `s` with the reader's field scanner (``CSVNumberParser/scanDoubleField(_:_:)``), followed
-/// by `terminator` and then digits that must not be consumed; returns the value and bytes consumed.
+/// Parses `s` as the reader does (``CSVNumberParser/scanDoubleField(_:_:nonDigits:)`` with the
+/// classes from a block's bitmap), followed by `terminator` and then digits that must not be
+/// consumed; returns the value and bytes consumed.
 private func parseField(_ s: String, terminator: String = ",") -> (Double, Int)? {
     let bytes = Array((s + terminator + "98765432109876543210987654321098").utf8) + [UInt8](repeating: 0x37, count: 64)
-    return bytes.withUnsafeBufferPointer { buf -> (Double, Int)? in
-        var c = buf.baseAddress!
-        let end = buf.baseAddress! + s.utf8.count
-        guard let v = CSVNumberParser.scanDoubleField(&c, end) else { return nil }
-        return (v, c - buf.baseAddress!)
-    }
+    let block = RecordingByteBlock(capacity: bytes.count)
+    block.copyIn(bytes)
+    block.zeroSlack(after: bytes.count)
+    block.classify(count: bytes.count)
+    let base = UnsafePointer(block.base)
+    var c = base
+    guard let v = CSVNumberParser.scanDoubleField(&c, base + s.utf8.count, nonDigits: RecordingByteBlock.NonDigitBitmap(block.nonDigitBitmap)[0]) else { return nil }
+    return (v, c - base)
 }
 
 @Suite struct CSVNumberParserTests {

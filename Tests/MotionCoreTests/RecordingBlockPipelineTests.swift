@@ -52,6 +52,20 @@ import Testing
         Self.expectSame(o, reference, "\(bufferSize)/\(threads)/\(chunk)")
     }
 
+    /// The size hint that starts the workers before the first block: the rest of a regular file
+    /// from the current offset, nothing for a device.
+    @Test func bytesRemainingIsTheRestOfARegularFile() throws {
+        let text = Self.head + Self.rows(50)
+        let path = try temporaryRecording(text)
+        let file = try RecordingFile.openForReading(path)
+        #expect(file.bytesRemaining() == text.utf8.count)
+        var buffer = [UInt8](repeating: 0, count: 100)
+        let n = try buffer.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, count: 100) }
+        #expect(n == 100)
+        #expect(file.bytesRemaining() == text.utf8.count - 100)
+        #expect(try RecordingFile.openForReading("/dev/null").bytesRemaining() == nil)
+    }
+
     /// Compares two outcomes field by field (short messages).
     static func expectSame(_ o: Outcome, _ r: Outcome, _ what: String) {
         #expect(o.samples.count == r.samples.count, "\(what)")

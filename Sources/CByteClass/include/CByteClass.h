@@ -3,7 +3,7 @@
 // Swift's portable SIMD types cannot turn a vector comparison into a bit mask with one
 // instruction (x86 `pmovmskb`), so this one loop is written in C: SSE2 intrinsics on x86-64
 // (part of its baseline, no runtime dispatch needed) and a portable 8-bytes-per-word version
-// elsewhere. Only MotionCore imports this module, in RecordingByteBlock.swift.
+// elsewhere. Only MotionCore imports this module, in RecordingByteBlock+Classification.swift.
 #ifndef CBYTECLASS_H
 #define CBYTECLASS_H
 
