@@ -33,11 +33,13 @@ let package = Package(
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
-        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "CByteClass"]),
-        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI"]),
+        // What several test targets share: a seeded generator, the datasets' location, scratch folders.
+        .target(name: "MotionTestSupport", path: "Tests/MotionTestSupport"),
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "CByteClass", "MotionTestSupport"]),
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI", "MotionTestSupport"]),
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionCore", "CUHID"]),
-        .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore"]),
-        .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore"]),
+        .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
+        .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore"]),
     ]
 )

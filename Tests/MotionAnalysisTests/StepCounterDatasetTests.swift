@@ -2,10 +2,11 @@ import MotionAnalysis
 import MotionCLI
 import MotionCore
 import Testing
+import MotionTestSupport
 
 /// Properties and accuracy on the real recordings of ../shared/datasets.
 // Skipped when the datasets folder is absent (a fresh clone without ../shared/datasets).
-@Suite(.enabled(if: stepDatasetsPresent, "datasets folder not found (set MOTIONBATCH_DATASETS or place it at ../shared/datasets)"))
+@Suite(.enabled(if: TestPaths.datasetsPresent, Comment(rawValue: TestPaths.datasetsMissingReason)))
 struct StepCounterDatasetTests {
     /// Runs the counter with the given batch boundaries (cut points) and returns every step.
     static func run(_ samples: [Sample], cuts: [Int]) throws -> [Int64] {
@@ -45,7 +46,7 @@ struct StepCounterDatasetTests {
             let steps = try Self.run(samples, cuts: Self.fixedCuts(samples.count, size: size))
             #expect(Self.same(steps, reference), "batch size \(size): \(Self.difference(steps, reference))")
         }
-        var g = SeededGenerator(seed: 0x5EED)
+        var g = SplitMix64(seed: 0x5EED)
         for trial in 0..<5 {
             var cuts: [Int] = []
             var i = 0

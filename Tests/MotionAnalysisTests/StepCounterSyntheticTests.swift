@@ -2,6 +2,7 @@ import Foundation
 import MotionAnalysis
 import MotionCore
 import Testing
+import MotionTestSupport
 
 /// Rejection of non-walking motion and counting of walking, on synthetic signals.
 struct StepCounterSyntheticTests {
@@ -102,7 +103,7 @@ struct StepCounterSyntheticTests {
         let whole = try count(all)
         #expect(abs(whole.count - 108) <= 4, "counted \(whole.count)")
         #expect(whole.contains { $0 < 30_000_000_000 } && whole.contains { $0 > offset })
-        var g = SeededGenerator(seed: 77)
+        var g = SplitMix64(seed: 77)
         for _ in 0..<5 {
             var counter = try StepCounter()
             var steps: [Int64] = []
@@ -118,7 +119,7 @@ struct StepCounterSyntheticTests {
 
     @Test func armWavingWithoutRhythmIsRejected() throws {
         // Large, irregular arm movements: swings of random size at random intervals (0.3–2.5 s).
-        var g = SeededGenerator(seed: 9)
+        var g = SplitMix64(seed: 9)
         var samples: [Sample] = []
         var t = 0.0
         var nextSwing = 1.0, swingAmp = 0.0, swingStart = -10.0
@@ -161,7 +162,7 @@ struct StepCounterPeriodicityTests {
     /// through a resonator of bandwidth `bandwidth` Hz), large enough to pass every swing threshold.
     /// Its peaks are often spaced like steps, but the motion never repeats for long.
     static func sway(seconds: Double, size: Double, bandwidth: Double, seed: UInt64) -> [Sample] {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         let r = exp(-.pi * bandwidth / 100), w = 2 * Double.pi * 1.6 / 100
         var y1 = 0.0, y2 = 0.0
         var raw: [Double] = []
@@ -195,7 +196,7 @@ struct StepCounterPeriodicityTests {
         // Bouts of 12 gentle steps (swings below minAmplitude; intervals jittered by up to ±10 %, too
         // irregular for the old "very regular gentle run" rule with its 1.1 interval ratio)
         // separated by 4 s pauses, so that every bout has to be confirmed afresh.
-        var g = SeededGenerator(seed: 8)
+        var g = SplitMix64(seed: 8)
         var samples: [Sample] = []
         var t = 0.0, truth = 0
         while t < 300 {

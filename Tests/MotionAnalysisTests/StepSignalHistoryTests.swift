@@ -1,6 +1,7 @@
 import Foundation
 @testable import MotionAnalysis
 import Testing
+import MotionTestSupport
 
 /// The periodicity measure behind the walk-confirmation gate.
 struct StepSignalHistoryTests {
@@ -29,14 +30,14 @@ struct StepSignalHistoryTests {
     }
 
     @Test func noiseScoresLow() {
-        var g = SeededGenerator(seed: 11)
+        var g = SplitMix64(seed: 11)
         var h = Self.history { _ in Double.random(in: -1...1, using: &g) }
         #expect(h.periodicity(period: 13, tolerance: 0.15, window: 62) < 0.5)
     }
 
     @Test func theWindowOnlySeesTheNewestValues() {
         // 150 values of a clean sine, then 70 of noise: over a 62-value window only noise is seen.
-        var g = SeededGenerator(seed: 5)
+        var g = SplitMix64(seed: 5)
         var h = StepSignalHistory()
         for i in 0..<150 { h.push(sin(2 * .pi * Double(i) / 12)) }
         for _ in 0..<70 { h.push(Double.random(in: -1...1, using: &g)) }
@@ -46,7 +47,7 @@ struct StepSignalHistoryTests {
     }
 
     @Test func otherWindowsAreConvertedToTheSameEvidenceAsTheReference() throws {
-        var g = SeededGenerator(seed: 3)
+        var g = SplitMix64(seed: 3)
         var h = Self.history { sin(2 * .pi * Double($0) / 12) + Double.random(in: -0.8...0.8, using: &g) }
         let lag = 12
         // Over the reference window itself the measure is the plain correlation.

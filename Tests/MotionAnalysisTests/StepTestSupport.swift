@@ -1,28 +1,9 @@
 import Foundation
 import MotionCore
+import MotionTestSupport
 
-/// The shared datasets folder: `$MOTIONBATCH_DATASETS`, else `<package root>/../shared/datasets`.
-let stepDatasetsRoot: String = {
-    if let env = ProcessInfo.processInfo.environment["MOTIONBATCH_DATASETS"], !env.isEmpty { return env }
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets").path
-}()
-
-/// Whether the datasets folder is present (tests that need it are skipped otherwise).
-let stepDatasetsPresent = FileManager.default.fileExists(atPath: stepDatasetsRoot + "/manifest.csv")
-
-/// A small deterministic generator (SplitMix64) for reproducible random splits and noise.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The shared datasets folder (`TestPaths.datasetsRoot`).
+let stepDatasetsRoot = TestPaths.datasetsRoot
 
 /// Synthetic signals for the unit tests (gravity included, m/s²).
 enum SyntheticMotion {
@@ -41,7 +22,7 @@ enum SyntheticMotion {
     /// `oddStepScale` scales every other step's pulse (1 = symmetric gait); `strideSway` adds a
     /// stride-rate (half the step rate) swing of that amplitude along the vertical, as an arm swing does at the wrist.
     static func walking(stepHz: Double, seconds: Double, rateHz: Double = 100, amplitude: Double = 3, oddStepScale: Double = 1, strideSway: Double = 0, seed: UInt64 = 1) -> [Sample] {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         var out: [Sample] = []
         let dt = 1 / rateHz
         var t = 0.0
@@ -62,7 +43,7 @@ enum SyntheticMotion {
 
     /// A still device: gravity only, with sensor noise.
     static func still(seconds: Double, rateHz: Double = 50, seed: UInt64 = 2) -> [Sample] {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         return (0..<Int(seconds * rateHz)).map { i in
             Sample(timestamp: Int64(i) * Int64(1e9 / rateHz),
                    accel: Vector3(Double.random(in: -0.03...0.03, using: &g), Double.random(in: -0.03...0.03, using: &g), 9.81))
@@ -72,7 +53,7 @@ enum SyntheticMotion {
     /// A device in a car: broadband engine/road vibration (8–30 Hz, ±0.8 m/s²) plus slow sway from
     /// turns and braking (0.1–0.3 Hz, ±1 m/s²), random bumps.
     static func vehicle(seconds: Double, rateHz: Double = 100, seed: UInt64 = 3) -> [Sample] {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         let f1 = Double.random(in: 8...30, using: &g), f2 = Double.random(in: 8...30, using: &g)
         return (0..<Int(seconds * rateHz)).map { i in
             let t = Double(i) / rateHz

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCLI
 import MotionCore
 
 /// A fresh temporary directory for one test.
 private func scratch() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("motionbatch-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.path
+    try TestPaths.makeScratchDirectory(prefix: "motionbatch-cli").path
 }
 
 private let plainSample = """

@@ -1,22 +1,19 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCLI
 
-/// The package root, derived from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The package root.
+let packageRoot = TestPaths.packageRoot
 
 /// The shared datasets folder (`../shared/datasets` or `$MOTIONBATCH_DATASETS`), when present.
 let datasetsDir: URL? = {
-    let env = ProcessInfo.processInfo.environment["MOTIONBATCH_DATASETS"]
-    let url = env.map { URL(fileURLWithPath: $0) } ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
-    return FileManager.default.fileExists(atPath: url.appendingPathComponent("manifest.csv").path) ? url : nil
+    TestPaths.datasetsPresent ? URL(fileURLWithPath: TestPaths.datasetsRoot) : nil
 }()
 
 /// Writes `text` to a fresh temporary file and returns its path.
 func temporaryFile(_ text: String, name: String = "rec.csv") throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("motionbatch-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let url = dir.appendingPathComponent(name)
+    let url = try TestPaths.makeScratchDirectory().appendingPathComponent(name)
     try text.write(to: url, atomically: true, encoding: .utf8)
     return url.path
 }

@@ -1,14 +1,13 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCLI
 
 /// `motionbatch steps` and `motionbatch eval steps`: output, errors and exit codes.
 struct StepsCommandTests {
     /// Writes `text` to a fresh temporary file and returns its path.
     func tempFile(_ name: String, _ text: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("motionbatch-steps-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent(name).path
+        let path = try TestPaths.makeScratchDirectory(prefix: "motionbatch-steps").appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCLI
 
 /// A fresh temporary directory for one test.
 func wakesTempDir() throws -> URL {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("wakes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-    return d
+    try TestPaths.makeScratchDirectory(prefix: "wakes")
 }
 
 @Test func wakesJSONHasTheDocumentedConfigurations() throws {

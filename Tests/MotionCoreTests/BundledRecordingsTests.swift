@@ -1,11 +1,10 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 /// `<package root>/Recordings`.
-let recordingsDirectory: String = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Recordings").path
+let recordingsDirectory: String = TestPaths.packageRoot.appendingPathComponent("Recordings").path
 
 /// Each bundled excerpt: file, HAPT source, and the cut in seconds.
 let bundledRecordings: [(file: String, source: String, from: Int64, to: Int64)] = [
@@ -31,7 +30,7 @@ let bundledRecordings: [(file: String, source: String, from: Int64, to: Int64)] 
     }
 
     // Skipped when the datasets folder is absent: the excerpt must equal the source slice exactly.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: datasetsRoot + "/manifest.csv"), "datasets folder not found"),
+    @Test(.enabled(if: TestPaths.datasetsPresent, Comment(rawValue: TestPaths.datasetsMissingReason)),
           arguments: bundledRecordings)
     func bundledRecordingEqualsItsSource(_ entry: (file: String, source: String, from: Int64, to: Int64)) throws {
         let excerpt = try Recording.read(path: recordingsDirectory + "/" + entry.file)

@@ -1,4 +1,5 @@
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 private func parse(_ s: String) -> Double? {

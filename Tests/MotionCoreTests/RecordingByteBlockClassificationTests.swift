@@ -1,5 +1,6 @@
 import CByteClass
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 /// The non-digit bitmap: the SSE2 kernel, its portable twin and the block's view of it against a

@@ -1,13 +1,10 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
-/// The shared datasets folder: `$MOTIONBATCH_DATASETS`, else `<package root>/../shared/datasets`.
-let datasetsRoot: String = {
-    if let env = ProcessInfo.processInfo.environment["MOTIONBATCH_DATASETS"], !env.isEmpty { return env }
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets").path
-}()
+/// The shared datasets folder (`TestPaths.datasetsRoot`).
+let datasetsRoot = TestPaths.datasetsRoot
 
 /// Every `*.csv` recording under the datasets folder except the manifest and step-truth files.
 func datasetRecordings() -> [String] {
@@ -19,7 +16,7 @@ func datasetRecordings() -> [String] {
 }
 
 // Skipped when the datasets folder is absent (a fresh clone without ../shared/datasets).
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: datasetsRoot + "/manifest.csv"), "datasets folder not found (set MOTIONBATCH_DATASETS or place it at ../shared/datasets)"))
+@Suite(.enabled(if: TestPaths.datasetsPresent, Comment(rawValue: TestPaths.datasetsMissingReason)))
 struct RecordingDatasetTests {
     @Test func readsEveryDatasetRecordingStrictly() throws {
         let files = datasetRecordings()

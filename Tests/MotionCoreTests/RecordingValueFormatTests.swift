@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 @Suite struct RecordingValueFormatTests {

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 /// A fresh path in a new temporary directory (the file does not exist yet).
 func temporaryPath(_ name: String = "out.csv") throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("motionbatch-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.appendingPathComponent(name).path
+    try TestPaths.makeScratchDirectory().appendingPathComponent(name).path
 }
 
 /// Deterministic awkward values: tiny, huge, negative zero, many digits, integers.
@@ -21,19 +20,6 @@ func awkwardSamples(count: Int, gyro: Bool, start: Int64 = 1_700_000_000_123_456
         t += Int64(rng.next() % 20_000_000) + 1
         return Sample(timestamp: t, accel: Vector3(value(i), value(i + 1), value(i + 2)),
                       gyro: gyro ? Vector3(value(i + 3), value(i + 4), value(i + 5)) : .zero)
-    }
-}
-
-/// A small deterministic generator for test data.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

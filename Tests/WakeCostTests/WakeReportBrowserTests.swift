@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 import MotionCore
 @testable import WakeCost
 
@@ -33,8 +34,7 @@ func runChromium(_ arguments: [String]) throws -> String {
 @Suite(.enabled(if: chromiumPath != nil, "chromium not installed (apt-get install chromium); the CI script installs it"), .serialized)
 struct WakeReportBrowserTests {
     @Test func chartIsDrawnInHeadlessChromium() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wakecost-browser-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try TestPaths.makeScratchDirectory(prefix: "wakecost-browser")
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("report.html")
         try Data(sampleReport().html(title: "MotionBatch wake-up cost: rpi-4b").utf8).write(to: page)
@@ -47,8 +47,7 @@ struct WakeReportBrowserTests {
         _ = try runChromium(["--screenshot=\(png.path)", "--window-size=1000,1000", page.absoluteString])
         let bytes = try [UInt8](Data(contentsOf: png))
         // Keep a copy for people to look at.
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        try? Data(bytes).write(to: packageRoot.appendingPathComponent(".build/wakes-report-screenshot.png"))
+        try? Data(bytes).write(to: TestPaths.packageRoot.appendingPathComponent(".build/wakes-report-screenshot.png"))
         let image = try PNGImage(bytes)
         #expect(image.width == 1000 && image.height == 1000)
 
