@@ -50,10 +50,9 @@ public struct IIOChannel {
 
     /// Reads a channel attribute as text (wraps `iio_channel_attr_read`).
     public func readAttribute(_ attribute: String) throws(IIOError) -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = iio_channel_attr_read(handle, attribute, &buffer, buffer.count)
-        try IIOError.check(n, "iio_channel_attr_read", subject: "\(device.id)/\(attributeFilename(attribute) ?? id + "_" + attribute)")
-        return IIOText.string(buffer)
+        try IIOText.read("iio_channel_attr_read", subject: "\(device.id)/\(attributeFilename(attribute) ?? id + "_" + attribute)") {
+            iio_channel_attr_read(handle, attribute, $0, $1)
+        }
     }
 
     /// Writes a channel attribute (wraps `iio_channel_attr_write`).

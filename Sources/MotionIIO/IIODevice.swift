@@ -50,10 +50,7 @@ public struct IIODevice {
 
     /// Reads a device attribute as text (wraps `iio_device_attr_read`).
     public func readAttribute(_ name: String) throws(IIOError) -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = iio_device_attr_read(handle, name, &buffer, buffer.count)
-        try IIOError.check(n, "iio_device_attr_read", subject: "\(id)/\(name)")
-        return IIOText.string(buffer)
+        try IIOText.read("iio_device_attr_read", subject: "\(id)/\(name)") { iio_device_attr_read(handle, name, $0, $1) }
     }
 
     /// Writes a device attribute (wraps `iio_device_attr_write`).
@@ -63,10 +60,7 @@ public struct IIODevice {
 
     /// Reads a buffer attribute as text (wraps `iio_device_buffer_attr_read`).
     public func readBufferAttribute(_ name: String) throws(IIOError) -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = iio_device_buffer_attr_read(handle, name, &buffer, buffer.count)
-        try IIOError.check(n, "iio_device_buffer_attr_read", subject: "\(id)/buffer/\(name)")
-        return IIOText.string(buffer)
+        try IIOText.read("iio_device_buffer_attr_read", subject: "\(id)/buffer/\(name)") { iio_device_buffer_attr_read(handle, name, $0, $1) }
     }
 
     /// Writes a buffer attribute (wraps `iio_device_buffer_attr_write`).
@@ -92,17 +86,5 @@ public struct IIODevice {
         if r == -ENOENT { return nil }
         try IIOError.check(r, "iio_device_get_trigger", subject: id)
         return trigger.flatMap { iio_device_get_name($0) }.map { String(cString: $0) }
-    }
-}
-
-
-/// Text helpers for libiio's NUL-terminated attribute values.
-enum IIOText {
-    /// The text up to the first NUL, trailing newline/space trimmed.
-    static func string(_ buffer: [CChar]) -> String {
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        var s = String(decoding: bytes, as: UTF8.self)
-        while let last = s.last, last == "\n" || last == " " { s.removeLast() }
-        return s
     }
 }
