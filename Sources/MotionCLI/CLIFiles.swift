@@ -1,8 +1,8 @@
 import Foundation
 import WakeCost
 
-/// File access and option decoding shared by `wakes` and `calibrate`.
-enum WakeCostFiles {
+/// File access shared by the commands (`wakes`, `calibrate`, `capture`), and the board option of `wakes` and `calibrate`.
+enum CLIFiles {
     /// Reads a whole file (wraps Foundation's `FileManager.contents(atPath:)`).
     /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file when it is missing or unreadable.
     static func read(_ path: String) throws(CLIError) -> [UInt8] {

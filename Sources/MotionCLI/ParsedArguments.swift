@@ -1,3 +1,4 @@
+import MotionCore
 /// The result of parsing a command line against a ``CommandSpec``: option values, flags and
 /// positionals, with typed accessors that throw usage errors (exit 64) for bad values.
 public struct ParsedArguments: Sendable {
@@ -66,13 +67,10 @@ public struct ParsedArguments: Sendable {
     private static func describe(_ r: ClosedRange<Double>) -> String {
         let big = Double.greatestFiniteMagnitude
         if r.lowerBound == -big && r.upperBound == big { return "" }
-        if r.upperBound == big { return " >= \(fmt(r.lowerBound))" }
-        return " in \(fmt(r.lowerBound))...\(fmt(r.upperBound))"
+        if r.upperBound == big { return " >= \(r.lowerBound.compactText)" }
+        return " in \(r.lowerBound.compactText)...\(r.upperBound.compactText)"
     }
 
-    private static func fmt(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-    }
 }
 
 extension Substring {

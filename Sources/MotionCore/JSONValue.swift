@@ -38,7 +38,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .double(let d):
-            if !d.isFinite { out += "null" } else if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) } else { out += "\(d)" }
+            out += d.isFinite ? d.compactText : "null"
         case .string(let s): Self.quote(s, into: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }

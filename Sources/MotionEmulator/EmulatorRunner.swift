@@ -49,13 +49,6 @@ public struct EmulatorRunner {
         public var origin: Int64
     }
 
-    /// CLOCK_MONOTONIC in ns.
-    public static func monotonicNow() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
     /// Runs `hub` on a new uhid device until a signal arrives or the recording ends.
     /// - Parameters:
     ///   - log: receives progress lines (for stderr).
@@ -70,7 +63,7 @@ public struct EmulatorRunner {
         defer { close(sigfd) }
         let device = try UHIDDevice(path: options.uhidPath)
         try device.create(name: options.name, descriptor: hub.layout.descriptor)
-        let origin = monotonicNow()
+        let origin = MonotonicClock.nanoseconds()
         var started = false
         var endedAt: Int64?
         var reason = ExitReason.signal
@@ -95,14 +88,14 @@ public struct EmulatorRunner {
                 case let .replyGetReport(id, err, data): try device.replyGetReport(requestID: id, error: err, data: data)
                 case let .replySetReport(id, err): try device.replySetReport(requestID: id, error: err)
                 case .recordingEnded:
-                    endedAt = monotonicNow()
+                    endedAt = MonotonicClock.nanoseconds()
                     log("recording ended; removing the device in \(options.linger) s")
                 }
             }
         }
 
         loop: while true {
-            let now = monotonicNow()
+            let now = MonotonicClock.nanoseconds()
             try perform(hub.advance(to: now))
             if let e = endedAt, now - e >= Int64(options.linger * 1e9) { reason = .recordingEnded; break }
             var timeoutMs: Int32 = 1000
@@ -128,13 +121,13 @@ public struct EmulatorRunner {
                 case .start: started = true; log("kernel started the device")
                 case .stop: log("kernel stopped the device")
                 case .request(let e):
-                    try perform(hub.handle(e, now: monotonicNow()))
+                    try perform(hub.handle(e, now: MonotonicClock.nanoseconds()))
                     if case .setReport = e { writeStatus() }
                 default: break
                 }
             }
         }
-        let elapsed = Double(monotonicNow() - origin) / 1e9
+        let elapsed = Double(MonotonicClock.nanoseconds() - origin) / 1e9
         try device.destroy()
         let outcome = Outcome(reason: reason, signal: signal, elapsed: elapsed, started: started, hub: hub, origin: origin)
         return outcome
@@ -144,7 +137,7 @@ public struct EmulatorRunner {
     public static func statusJSON(hub: VirtualSensorHub, origin: Int64, started: Bool) -> JSONValue {
         .object([
             ("started", .bool(started)),
-            ("elapsed_s", .double(Double(monotonicNow() - origin) / 1e9)),
+            ("elapsed_s", .double(Double(MonotonicClock.nanoseconds() - origin) / 1e9)),
             ("sensors", hub.sensorsJSON(origin: origin)),
         ])
     }

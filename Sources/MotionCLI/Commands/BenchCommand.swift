@@ -61,7 +61,7 @@ enum BenchCommand {
         var checksum = 0.0
         do {
             for _ in 0..<runs {
-                let start = monotonicSeconds()
+                let start = MonotonicClock.seconds()
                 let reader = try RecordingReader(path: path, bufferSize: blockSize, threads: threads)
                 count = 0
                 if let chunk {
@@ -82,7 +82,7 @@ enum BenchCommand {
                         checksum += block.samples[block.samples.count - 1].accel.x
                     }
                 }
-                best = min(best, monotonicSeconds() - start)
+                best = min(best, MonotonicClock.seconds() - start)
                 bytes = reader.bytesRead
                 for w in reader.warnings { io.err("warning: \(w)") }
             }
@@ -107,13 +107,6 @@ enum BenchCommand {
             io.out("threads:       \(threads)")
             io.out("delivery:      \(chunk.map { "copied, \($0) samples per call" } ?? "parsed blocks of \(blockSize / 1024) KiB, not copied")")
         }
-    }
-
-    /// `clock_gettime(CLOCK_MONOTONIC)` in seconds (benchmarks only; domain code never reads clocks).
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Peak resident set size of this process in MiB: `VmHWM` from `/proc/self/status` (the

@@ -43,7 +43,7 @@ enum BenchStepsCommand {
                 var totalSteps = 0
                 var elapsed: Int64 = 0
                 while total < target {
-                    let t0 = monotonicNanoseconds()
+                    let t0 = MonotonicClock.nanoseconds()
                     try samples.withUnsafeBufferPointer { all in
                         var i = 0
                         while i < all.count {
@@ -52,7 +52,7 @@ enum BenchStepsCommand {
                             i = end
                         }
                     }
-                    elapsed += monotonicNanoseconds() - t0
+                    elapsed += MonotonicClock.nanoseconds() - t0
                     total += samples.count
                     totalSteps += steps.count
                     steps.removeAll(keepingCapacity: true)
@@ -69,12 +69,5 @@ enum BenchStepsCommand {
                 }
             }
         )
-    }
-
-    /// `clock_gettime(CLOCK_MONOTONIC)` in nanoseconds (benchmark timing only; the domain never reads clocks).
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 }

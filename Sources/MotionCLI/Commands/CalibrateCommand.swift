@@ -22,9 +22,9 @@ enum CalibrateCommand {
             run: { args, io in
                 guard let perSamplePath = args.string("per-sample") else { throw CLIError.usage("Missing expected option '--per-sample <file>'.") }
                 guard let batchedPath = args.string("batched") else { throw CLIError.usage("Missing expected option '--batched <file>'.") }
-                let board = try WakeCostFiles.board(args.string("board") ?? "rpi-4b")
-                let p = try WakeCostFiles.capture(perSamplePath)
-                let q = try WakeCostFiles.capture(batchedPath)
+                let board = try CLIFiles.board(args.string("board") ?? "rpi-4b")
+                let p = try CLIFiles.capture(perSamplePath)
+                let q = try CLIFiles.capture(batchedPath)
                 let cal: Calibration
                 do {
                     cal = try Calibration.derive(perSample: p, batched: q)

@@ -215,8 +215,8 @@ enum CaptureCommand {
                     RecordingKey.device: devices.map(\.name).joined(separator: "+"),
                     RecordingKey.source: "iio \(uri)",
                 ]
-                if let r = rate { meta[RecordingKey.requestedHz] = CaptureStatsJSON.num(r) }
-                if let r = devices.first?.actualRate { meta[RecordingKey.actualHz] = CaptureStatsJSON.num(r) }
+                if let r = rate { meta[RecordingKey.requestedHz] = r.compactText }
+                if let r = devices.first?.actualRate { meta[RecordingKey.actualHz] = r.compactText }
                 if let d = devices.first {
                     meta[RecordingKey.clock] = d.hasTimestamp ? "iio \(d.timestampClock ?? "unknown")" : "arrival (monotonic)"
                 }
@@ -248,8 +248,8 @@ enum CaptureCommand {
         }
         let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps, pedometer: hardware)
         if let path = args.string("stats-json") {
-            do { try writeFile(path, json.serialized(pretty: true) + "\n") } catch {
-                io.err("Error: cannot write \(path): \(error)")
+            do { try CLIFiles.write(json.serialized(pretty: true) + "\n", to: path) } catch {
+                io.err("Error: \(error.message)")
             }
         }
         if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware)) }
@@ -267,8 +267,8 @@ enum CaptureCommand {
         var lines: [(String, String)] = []
         for d in st.devices {
             let p = d.plan
-            var cfg = "\(d.actualRate.map { CaptureStatsJSON.num($0) } ?? "?") Hz"
-            if let r = p.requestedRate { cfg += " (requested \(CaptureStatsJSON.num(r)))" }
+            var cfg = "\(d.actualRate.map { $0.compactText } ?? "?") Hz"
+            if let r = p.requestedRate { cfg += " (requested \(r.compactText))" }
             cfg += ", batch \(p.batchSamples), \(p.waitStrategy.rawValue), watermark \(d.watermark.map(String.init) ?? "?"), kernel buffer \(p.kernelBufferScans)"
             if let t = d.hwfifoTimeout { cfg += ", hwfifo_timeout \(formatFixed(t, 3)) s" }
             lines.append((d.name, cfg))
@@ -289,19 +289,10 @@ enum CaptureCommand {
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"
     }
-
-    static func writeFile(_ path: String, _ text: String) throws {
-        let data = Array(text.utf8)
-        guard let f = fopen(path, "w") else { throw CLIError.failure(String(cString: strerror(errno))) }
-        defer { fclose(f) }
-        guard fwrite(data, 1, data.count, f) == data.count else { throw CLIError.failure(String(cString: strerror(errno))) }
-    }
 }
 
 /// The capture statistics as JSON (keys documented in docs/iio-reader.md, "capture --json").
 enum CaptureStatsJSON {
-    static func num(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
-
     /// A hardware step counter read before and after the capture.
     struct Pedometer {
         var device: String

@@ -111,7 +111,6 @@ enum DevicesCommand {
 
     static func text(uri: String, _ entries: [Entry]) -> String {
         guard !entries.isEmpty else { return "No accelerometer, gyroscope or step counter found in \(uri).\n" }
-        func hz(_ v: Double) -> String { v == v.rounded() ? String(Int64(v)) : String(v) }
         var out = ""
         for e in entries {
             let s = e.sensor
@@ -120,8 +119,8 @@ enum DevicesCommand {
                 out += "  access:      \(a.name)\(a == .available ? "" : " — \(a.message)")\n"
                 if a != .available { out += a.remedy.split(separator: "\n").map { "               \($0)\n" }.joined() }
             }
-            var rate = s.samplingFrequency.map { "\(hz($0)) Hz" } ?? "unknown"
-            if !s.availableFrequencies.isEmpty { rate += " (available: \(s.availableFrequencies.map(hz).joined(separator: " ")))" }
+            var rate = s.samplingFrequency.map { "\($0.compactText) Hz" } ?? "unknown"
+            if !s.availableFrequencies.isEmpty { rate += " (available: \(s.availableFrequencies.map(\.compactText).joined(separator: " ")))" }
             out += "  rate:        \(rate)\n"
             out += "  timestamp:   \(s.hasTimestamp ? "yes" : "no")\(s.timestampClock.map { ", clock \($0)" } ?? "")\n"
             out += "  buffer:      \(s.isBufferCapable ? "yes" : "no")\n"

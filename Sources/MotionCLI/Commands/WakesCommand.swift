@@ -42,7 +42,7 @@ enum WakesCommand {
         if args.flag("json") && args.flag("csv") { throw CLIError.usage("Choose one of '--json' and '--csv'.") }
         let rates = try args.doubleList("rates", in: 1e-6...1e6) ?? [25, 50, 100, 200]
         let latencies = try args.doubleList("latencies", in: 0...86_400) ?? [0, 0.1, 1, 5, 10]
-        var board = try WakeCostFiles.board(args.string("board") ?? "rpi-4b")
+        var board = try CLIFiles.board(args.string("board") ?? "rpi-4b")
         if let mah = try args.double("battery-mah", in: 1e-9...1e9) { board.batteryMAh = mah }
         let bufferingText = args.string("buffering") ?? "hardware"
         guard let buffering = Buffering(rawValue: bufferingText) else {
@@ -97,7 +97,7 @@ enum WakesCommand {
                 notes.append(WakesReplay.summary(replay))
                 sections.append(("Replay of \(args.argument("RECORDING") ?? "")", WakesReplay.rows(replay)))
             }
-            try WakeCostFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)", notes: notes, sections: sections), to: htmlPath)
+            try CLIFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)", notes: notes, sections: sections), to: htmlPath)
             io.err("wrote \(htmlPath)")
         }
         if args.flag("json") {
@@ -123,7 +123,7 @@ enum WakesCommand {
     /// command line, else from the capture file when it records one).
     static func measured(_ path: String, rates: [Double]?, latencies: [Double]?, buffering: Buffering?, deviceDeliveries: Int?,
                          sensors: SensorSet, board: BoardProfile, json: Bool, io: inout CommandIO) throws {
-        var capture = try WakeCostFiles.capture(path)
+        var capture = try CLIFiles.capture(path)
         if let d = deviceDeliveries { capture.deviceDeliveries = d }
         if let latencies, latencies.count != 1 { throw CLIError.usage("With '--measured' give the capture's one latency: '--latencies L'.") }
         if let rates, rates.count != 1 { throw CLIError.usage("With '--measured' give at most one rate (default: the capture's).") }
