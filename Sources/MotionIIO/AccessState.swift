@@ -66,6 +66,20 @@ public enum AccessState: Hashable, Sendable {
           RUN+="/bin/sh -c 'chgrp -R iio /sys%p && chmod -R g+rw /sys%p'"
         """
 
+    /// The state that explains a failed call on `device`, given the fresh probe taken after it
+    /// (`probed`, nil where none could be taken: remote contexts). A probe that found a problem is
+    /// the answer. A probe that found the device present and accessible leaves only what the
+    /// error itself can mean about access: `EACCES`/`EPERM` (a file the probe does not check) and
+    /// `EBUSY`; a missing file (`ENOENT`/`ENODEV`) is then an attribute, not the device. Without
+    /// a probe the errno is mapped by ``from(errno:device:path:duringCapture:)``.
+    /// - Returns: nil when the failure is a plain error, not an access problem.
+    public static func explaining(_ error: IIOError?, device: String, probed: AccessState?, duringCapture: Bool) -> AccessState? {
+        if let p = probed, p != .available { return p }
+        guard let e = error else { return nil }
+        if probed == .available, e.code != EACCES, e.code != EPERM, e.code != EBUSY { return nil }
+        return from(errno: e.code, device: device, path: e.subject, duringCapture: duringCapture)
+    }
+
     /// Maps a failed call's errno to the state it reveals, for `device` and the file involved.
     /// `EACCES`/`EPERM` → permission denied; `EBUSY` → busy; `ENODEV`/`ENXIO` → lost while
     /// capturing (`duringCapture`) or absent before; `ENOENT` → absent device, or no IIO

@@ -112,13 +112,6 @@ public final class IIOCapture {
         self.options = options
     }
 
-    /// Monotonic clock, ns (wraps `clock_gettime(CLOCK_MONOTONIC)`).
-    static func monotonicNow() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
     /// Runs the capture until the duration, the sample count, a signal (``StopSignals``) or an error.
     /// - Returns: statistics, with ``CaptureStatistics/stopReason``.
     /// - Throws: ``CaptureFailure`` when it cannot start (access state) — after releasing everything.
@@ -157,14 +150,8 @@ public final class IIOCapture {
     // MARK: preparing
 
     private func accessFailure(_ sensor: SensorDescription, _ error: IIOError?, holding: Bool) -> CaptureFailure {
-        var state: AccessState?
-        if context.isLocal {
-            let probed = AccessProbe.check(id: sensor.id, name: sensor.name, holdingBuffer: holding)
-            if probed != .available { state = probed }
-        }
-        if state == nil, let e = error {
-            state = AccessState.from(errno: e.code, device: sensor.name, path: e.subject, duringCapture: holding)
-        }
+        let probed = context.isLocal ? AccessProbe.check(id: sensor.id, name: sensor.name, holdingBuffer: holding) : nil
+        let state = AccessState.explaining(error, device: sensor.name, probed: probed, duringCapture: holding)
         return CaptureFailure(state: state, error: error, detail: nil)
     }
 
@@ -195,7 +182,7 @@ public final class IIOCapture {
         // Rate: write, then read back the actual.
         var actual = sensor.samplingFrequency
         if let rate = plan.rate, let attr = sensor.samplingFrequencyAttribute {
-            let text = Self.format(rate)
+            let text = rate.compactText
             if attr == "sampling_frequency" {
                 try device.writeAttribute(attr, text)
                 actual = AttributeText.double(try? device.readAttribute(attr))
@@ -204,9 +191,19 @@ public final class IIOCapture {
                 actual = AttributeText.double(try? c.readAttribute("sampling_frequency"))
             }
         }
+        // Settings changed below are put back if a later step fails (on success the stream
+        // remembers them and `release` puts them back).
+        var originalClock: String?
+        var original: String?
+        var configured = false
+        defer {
+            if !configured {
+                if let o = original { _ = try? device.writeBufferAttribute("hwfifo_timeout", o) }
+                if let c = originalClock { _ = try? device.writeAttribute("current_timestamp_clock", c) }
+            }
+        }
         // Timestamp clock: monotonic where writable.
         var clock = sensor.timestampClock
-        var originalClock: String?
         if let c = clock, c != "monotonic" {
             if (try? device.writeAttribute("current_timestamp_clock", "monotonic")) != nil {
                 originalClock = c
@@ -214,11 +211,11 @@ public final class IIOCapture {
             }
         }
         // Hardware FIFO latency.
-        var original: String?
         var fifoActual: Double?
         if let t = plan.hwfifoTimeout, sensor.fifo.hasTimeout {
-            original = try? device.readBufferAttribute("hwfifo_timeout")
-            try device.writeBufferAttribute("hwfifo_timeout", Self.format(t))
+            let before = try? device.readBufferAttribute("hwfifo_timeout")
+            try device.writeBufferAttribute("hwfifo_timeout", t.compactText)
+            original = before
             fifoActual = AttributeText.double(try? device.readBufferAttribute("hwfifo_timeout"))
         }
         // Channels: the motion axes and the timestamp; nothing else.
@@ -249,6 +246,7 @@ public final class IIOCapture {
             stream.gaps = GapDetector(period: period)
         }
         streams.append(stream)
+        configured = true
     }
 
     /// Scale and offset of each motion channel (`*_scale`, `*_offset`), read fresh.
@@ -268,10 +266,6 @@ public final class IIOCapture {
             out[c.id] = (read(c, "scale") ?? c.formatScale ?? 1, read(c, "offset") ?? 0)
         }
         return out
-    }
-
-    static func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e12 ? String(Int64(v)) : String(v)
     }
 
     private func startStreaming() throws(CaptureFailure) {
@@ -294,7 +288,8 @@ public final class IIOCapture {
                     throw IIOError(code: EINVAL, call: "iio_buffer_step", message: "scan size \(buffer.step) differs from the computed layout (\(s.decoder.layout.scanBytes) bytes)", subject: s.device.id)
                 }
             } catch {
-                throw accessFailure(s.sensor, error, holding: false)
+                // Once the buffer exists we hold the character device: probing it would say busy.
+                throw accessFailure(s.sensor, error, holding: s.buffer != nil)
             }
         }
     }
@@ -307,12 +302,23 @@ public final class IIOCapture {
         // A batching reader needs no wake-up latency: SCHED_BATCH stops it from preempting the
         // producer of a FIFO burst when the burst's first sample wakes it (measured: bursts then
         // arrive in two parts and cost two wake-ups). No privilege is needed.
+        // The previous policy is put back when streaming ends (`IIOCapture` is a library type).
+        var previousScheduler: (policy: Int32, param: sched_param)?
         if streams.contains(where: { $0.plan.waitStrategy == .pollDrain && ($0.plan.expectedBurst ?? 0) > 1 }) {
             var param = sched_param(sched_priority: 0)
             let schedBatch: Int32 = 3 // SCHED_BATCH (<sched.h> with _GNU_SOURCE)
-            stats.schedBatch = sched_setscheduler(0, schedBatch, &param) == 0
+            var previousParam = sched_param()
+            let previousPolicy = sched_getscheduler(0)
+            if previousPolicy >= 0, sched_getparam(0, &previousParam) == 0,
+               sched_setscheduler(0, schedBatch, &param) == 0 {
+                stats.schedBatch = true
+                previousScheduler = (previousPolicy, previousParam)
+            }
         }
-        let start = Self.monotonicNow()
+        defer {
+            if var previous = previousScheduler { _ = sched_setscheduler(0, previous.policy, &previous.param) }
+        }
+        let start = MonotonicClock.nanoseconds()
         let before = ProcessCounters.now()
         let deadline = options.duration.map { start + Int64($0 * 1e9) }
         // Wait without a poll timeout where possible (a timeout re-arms a kernel timer at every
@@ -361,19 +367,19 @@ public final class IIOCapture {
         }
 
         func collect(_ s: Stream, _ raw: [Sample], final: Bool) -> [Sample] {
+            // Mutated in place: a local copy would share `held` with `s.repair` and copy it on
+            // every append (copy-on-write), once per drain.
             var out = raw
-            if var r = s.repair {
-                out = r.push(raw)
-                if final { out += r.finish() }
-                s.repair = r
-                s.report.repairedSamples = r.repairedSamples
+            if s.repair != nil {
+                out = s.repair!.push(raw)
+                if final { out += s.repair!.finish() }
+                s.report.repairedSamples = s.repair!.repairedSamples
             }
-            if var g = s.gaps {
-                if (s.repair?.repairedRuns ?? 0) > 0 { g.factor = max(g.factor, GapDetector.burstJoinFactor) }
-                for x in out { _ = g.push(x.timestamp) }
-                s.gaps = g
-                s.report.lostSamples = g.lostSamples
-                s.report.gaps = g.gapCount
+            if s.gaps != nil {
+                if (s.repair?.repairedRuns ?? 0) > 0 { s.gaps!.factor = max(s.gaps!.factor, GapDetector.burstJoinFactor) }
+                for x in out { _ = s.gaps!.push(x.timestamp) }
+                s.report.lostSamples = s.gaps!.lostSamples
+                s.report.gaps = s.gaps!.gapCount
             }
             return out
         }
@@ -403,7 +409,7 @@ public final class IIOCapture {
                     let first = raw.count
                     _ = buffer.withUnsafeBytes { s.decoder.decode($0, into: &raw) }
                     if !s.report.hasTimestamp {
-                        let now = Self.monotonicNow()
+                        let now = MonotonicClock.nanoseconds()
                         for i in first..<raw.count { raw[i].timestamp = now }
                     }
                     if s.plan.waitStrategy == .blockingRefill { break }
@@ -428,7 +434,7 @@ public final class IIOCapture {
 
         while reason == nil {
             if let sig = StopSignals.pending { reason = .signal(sig); break }
-            let now = Self.monotonicNow()
+            let now = MonotonicClock.nanoseconds()
             if let d = deadline, now >= d { reason = .duration; break }
             if let st = options.stall, !stalled, Double(now - start) / 1e9 >= st.after {
                 stalled = true
@@ -459,7 +465,7 @@ public final class IIOCapture {
                         continue
                     }
                 }
-                let t = Self.monotonicNow()
+                let t = MonotonicClock.nanoseconds()
                 var ready: [(Stream, [Sample])] = []
                 for s in streams where s.dueClock!.due <= t {
                     s.pending += drain(s)
@@ -490,7 +496,7 @@ public final class IIOCapture {
             }
             if r == 0 {
                 // Timeout: quiet device or lost device? Ask fresh.
-                if let d = deadline, Self.monotonicNow() >= d { continue }
+                if let d = deadline, MonotonicClock.nanoseconds() >= d { continue }
                 if context.isLocal {
                     for s in streams {
                         let state = AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true)
@@ -558,14 +564,14 @@ public final class IIOCapture {
             emit(streams.flatMap { collect($0, [], final: true) })
         }
         stats.counters = ProcessCounters.now().since(before)
-        stats.elapsedNanoseconds = Self.monotonicNow() - start
+        stats.elapsedNanoseconds = MonotonicClock.nanoseconds() - start
         stats.stopReason = reason ?? .duration
         return stats
     }
 
     /// Re-reads the scale at most once per second of stream; rebuilds the decoder when it changed.
     private func recheckScale(_ s: Stream) {
-        let now = Self.monotonicNow()
+        let now = MonotonicClock.nanoseconds()
         guard let last = s.lastScaleCheck else { s.lastScaleCheck = now; return }
         if now - last < 1_000_000_000 { return }
         s.lastScaleCheck = now

@@ -26,6 +26,33 @@ struct AccessStateTests {
         #expect(AccessState.from(errno: ETIMEDOUT, device: "x", path: nil, duringCapture: true) == nil)
     }
 
+    /// The fresh probe decides first; once it found the device present and accessible, only an
+    /// access errno still names a state (a missing attribute is not a missing device).
+    @Test(arguments: [
+        // (errno, probed, during capture, expected state name or nil)
+        (ENOENT, "available", false, nil as String?),
+        (ENODEV, "available", true, nil),
+        (EINVAL, "available", false, nil),
+        (EACCES, "available", false, "permission-denied"),
+        (EBUSY, "available", false, "busy"),
+        (EINVAL, "busy", false, "busy"),
+        (EINVAL, "lost", true, "lost"),
+        (ENOENT, "none", false, "device-absent"),
+        (ENODEV, "none", true, "lost"),
+        (EINVAL, "none", false, nil),
+    ])
+    func explainsAFailureWithTheFreshProbe(_ code: Int32, _ probedName: String, _ during: Bool, _ expected: String?) {
+        let probed: AccessState? = switch probedName {
+        case "available": .available
+        case "busy": .busy(device: "accel_3d")
+        case "lost": .lost(device: "accel_3d")
+        default: nil
+        }
+        let error = IIOError(code: code, call: "iio_device_attr_write", subject: "iio:device0/sampling_frequency")
+        let s = AccessState.explaining(error, device: "accel_3d", probed: probed, duringCapture: during)
+        #expect(s?.name == expected)
+    }
+
     @Test func permissionDeniedNamesFileAndGivesUdevRule() {
         let s = AccessState.permissionDenied(device: "accel_3d", path: "/dev/iio:device0")
         #expect(s.message.contains("/dev/iio:device0"))
