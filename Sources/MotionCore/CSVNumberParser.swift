@@ -159,7 +159,7 @@ enum CSVNumberParser {
             let v = Double(Int64(bitPattern: mantissa)) / powersOfTen[fractionDigits]
             return Double(bitPattern: v.bitPattern | signBit)
         }
-        if fractionDigits == 0 { return slowParse(c, e) }  // an integer of more than 53 bits: rare
+        // Here fractionDigits >= 1: an integer part of at most 7 digits is below 2^53.
         return Double(bitPattern: eiselLemire(mantissa, negativeExponent: fractionDigits).bitPattern | signBit)
     }
 

@@ -49,8 +49,10 @@ struct RecordingRowParser: Sendable {
         let valueCount = hasGyro ? 6 : 3
         // The row's values are stored here one by one and loaded as one vector (inserting into a
         // SIMD8 at a variable index made the optimizer spill and reload the whole vector per field).
+        // Zeroed once: each row overwrites lanes 0..<valueCount before the load, the rest stay 0.
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<SIMD8<Double>>.size, alignment: MemoryLayout<SIMD8<Double>>.alignment)
         defer { scratch.deallocate() }
+        scratch.storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
         rows: while c < end {
             let row = samples.count
             let rowStart = c
@@ -71,7 +73,6 @@ struct RecordingRowParser: Sendable {
             c += 1
             // Values: one loop over the value columns around a single copy of the fast field
             // scanner, then the separator; any miss goes to `diagnose`.
-            scratch.storeBytes(of: SIMD8<Double>(), as: SIMD8<Double>.self)
             var k = 0
             while true {
                 guard let v = CSVNumberParser.scanDoubleField(&c, end, nonDigits: nonDigits[c - base]) else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
@@ -117,7 +118,6 @@ struct RecordingRowParser: Sendable {
         }
         out.samples = samples
         out.rowEnds = rowEnds
-        if hasLabels && out.labels.count > samples.count { out.labels.removeLast() }
         return out
     }
 
