@@ -35,6 +35,10 @@ public struct StepCounter: Sendable {
 
     /// The parameters in use.
     public let configuration: StepCounterConfiguration
+    /// The smallest swing any rule accepts, and so the candidate threshold: the lower of
+    /// ``StepCounterConfiguration/continuationAmplitude`` and ``StepCounterConfiguration/weakRunAmplitude``
+    /// (a swing that may start a walk also continues one).
+    private let candidateAmplitude: Double
     /// ``StepCounterConfiguration/periodicityReferenceWindow`` in grid points.
     static let referenceWindowGrid = Int(StepCounterConfiguration.periodicityReferenceWindow / gridPeriod)
     /// Steps counted so far.
@@ -73,6 +77,7 @@ public struct StepCounter: Sendable {
     public init(configuration: StepCounterConfiguration = StepCounterConfiguration()) throws(StepCounterError) {
         try configuration.validate()
         self.configuration = configuration
+        candidateAmplitude = Swift.min(configuration.continuationAmplitude, configuration.weakRunAmplitude)
     }
 
     /// Consumes one delivered batch, appending counted step timestamps (ns) to `steps`.
@@ -196,7 +201,7 @@ public struct StepCounter: Sendable {
             if x1 > x2 && x1 >= x {
                 let amplitude = x1 - trough
                 trough = x1
-                if amplitude >= configuration.continuationAmplitude {
+                if amplitude >= candidateAmplitude {
                     if !hasPending {
                         hasPending = true
                         pendingTime = t

@@ -30,6 +30,8 @@ public struct StepCounterConfiguration: Sendable, Equatable {
     /// Regularity of an alternating run: longest interval at most this many times the shortest.
     public var alternatingIntervalRatio: Double = 1.25
     /// While walking, a smaller swing (m/s²) still counts if it keeps the rhythm (hysteresis).
+    /// Set above ``weakRunAmplitude`` it acts as ``weakRunAmplitude``: a swing that may start a
+    /// walk also continues one.
     public var continuationAmplitude: Double = 0.8
     /// While walking, a weak candidate must come at least this fraction of the step period after
     /// the previous step.

@@ -191,6 +191,23 @@ struct StepCounterPeriodicityTests {
         #expect(with < without * 2 / 3, "with the check \(with), without \(without)")
     }
 
+    /// `weakRunAmplitude` below `continuationAmplitude` takes effect: swings between the two start
+    /// and continue a walk (the candidate threshold is the lower of the two, not the continuation one).
+    @Test func weakRunAmplitudeBelowContinuationAmplitudeIsHonoured() throws {
+        let samples = SyntheticMotion.walking(stepHz: 1.8, seconds: 60, amplitude: 0.6)  // 108 steps
+        var c = StepCounterConfiguration()
+        #expect(c.continuationAmplitude == 0.8)
+        var defaults = try StepCounter(configuration: c)
+        var steps: [Int64] = []
+        try defaults.process(samples, into: &steps)
+        #expect(steps.isEmpty, "at the default weakRunAmplitude these swings are too small")
+        c.weakRunAmplitude = 0.3
+        var gentle = try StepCounter(configuration: c)
+        steps = []
+        try gentle.process(samples, into: &steps)
+        #expect(abs(steps.count - 108) <= 3, "\(steps.count) steps")
+    }
+
     @Test(arguments: [0.5, 0.6, 0.7])
     func gentleSomewhatIrregularWalkingIsCounted(amplitude: Double) throws {
         // Bouts of 12 gentle steps (swings below minAmplitude; intervals jittered by up to ±10 %, too
