@@ -1,5 +1,5 @@
 import MotionAnalysis
-import MotionCLI
+@testable import MotionCLI
 import MotionCore
 import Testing
 import MotionTestSupport
@@ -90,25 +90,10 @@ struct StepCounterDatasetTests {
         #expect(nonWalking.falseStepsPerHour <= StepDatasetEvaluation.Target.falseStepsPerHour)
     }
 
-    /// Which targets of issue 4 a set of results misses (empty = all met).
+    /// Which targets of issue 4 a set of results misses (empty = all met), judged as
+    /// `eval steps --check` judges them.
     static func missedTargets(_ results: [StepDatasetEvaluation.SetResult]) -> [String] {
-        typealias T = StepDatasetEvaluation.Target
-        var missed: [String] = []
-        for r in results {
-            switch r.set {
-            case .oxford:
-                if r.mape > T.oxfordMAPE { missed.append("oxford MAPE \(r.mape)") }
-                if r.maxAbsErrorPercent > T.oxfordMaxError { missed.append("oxford worst \(r.maxAbsErrorPercent)") }
-                if (r.precision ?? 0) < T.oxfordPrecisionRecall || (r.recall ?? 0) < T.oxfordPrecisionRecall { missed.append("oxford P/R") }
-            case .bangleWalks:
-                if r.mape > T.bangleMAPE { missed.append("bangle MAPE \(r.mape)") }
-                if r.maxAbsErrorPercent > T.bangleMaxError { missed.append("bangle worst \(r.maxAbsErrorPercent)") }
-            case .nonWalking:
-                if r.falseStepsPerHour > T.falseStepsPerHour { missed.append("false steps/h \(r.falseStepsPerHour)") }
-            }
-            if r.maxLatencySeconds > T.latencySeconds { missed.append("\(r.set) latency \(r.maxLatencySeconds)") }
-        }
-        return missed
+        EvalCommand.verdicts(results).filter { !$0.met }.map { "\($0.set).\($0.name) \($0.value)" }
     }
 
     /// Robustness: the strong-swing threshold no longer decides the result (before the

@@ -46,22 +46,40 @@ struct StepSignalHistoryTests {
         #expect(h.autocorrelation(lag: 5, window: 62) == 0)   // too few values after a reset
     }
 
+    /// The normalised autocorrelation of the doc comment, computed directly from the values pushed:
+    /// r(L) = Σ x[m]·x[m−L] / √(Σ x[m]² · Σ x[m−L]²) over the pairs inside the newest `window` values.
+    static func reference(_ pushed: [Double], lag: Int, window: Int) -> Double {
+        let x = Array(pushed.suffix(window))
+        var ab = 0.0, aa = 0.0, bb = 0.0
+        for i in 0..<(x.count - lag) {
+            ab += x[i] * x[i + lag]; aa += x[i] * x[i]; bb += x[i + lag] * x[i + lag]
+        }
+        return ab / (aa * bb).squareRoot()
+    }
+
     @Test func otherWindowsAreConvertedToTheSameEvidenceAsTheReference() throws {
         var g = SplitMix64(seed: 3)
-        var h = Self.history { sin(2 * .pi * Double($0) / 12) + Double.random(in: -0.8...0.8, using: &g) }
-        let lag = 12
-        // Over the reference window itself the measure is the plain correlation.
-        let raw62 = h.autocorrelation(lag: lag, window: 62)
-        #expect(abs(h.periodicity(period: 12, tolerance: 0, window: 62, referenceWindow: 62) - Swift.max(raw62, h.autocorrelation(lag: 24, window: 62))) < 1e-12)
+        let pushed = (0..<200).map { sin(2 * .pi * Double($0) / 12) + Double.random(in: -0.8...0.8, using: &g) }
+        var h = Self.history { pushed[$0] }
+        // The measure itself against a direct computation, at the step and the stride lag.
+        for (lag, window) in [(12, 62), (24, 62), (12, 45), (24, 100)] {
+            #expect(abs(h.autocorrelation(lag: lag, window: window) - Self.reference(pushed, lag: lag, window: window)) < 1e-12)
+        }
+        // Over the reference window itself the periodicity is the plain correlation (the better of
+        // the step and stride lags, tolerance 0).
+        let plain62 = Swift.max(Self.reference(pushed, lag: 12, window: 62), Self.reference(pushed, lag: 24, window: 62))
+        #expect(abs(h.periodicity(period: 12, tolerance: 0, window: 62, referenceWindow: 62) - plain62) < 1e-12)
         // Over a shorter window (fewer pairs) the same correlation is weaker evidence, over a longer
         // one stronger: equal Fisher z-score atanh(r)·√(pairs − 3).
         for window in [45, 100] {
-            let raw = h.autocorrelation(lag: lag, window: window)
-            let expected = tanh(atanh(raw) * (Double(window - lag - 3) / Double(62 - lag - 3)).squareRoot())
-            let converted = h.periodicity(period: 12, tolerance: 0, window: window, referenceWindow: 62)
-            let stride = tanh(atanh(h.autocorrelation(lag: 24, window: window)) * (Double(window - 24 - 3) / Double(62 - 24 - 3)).squareRoot())
-            #expect(abs(converted - Swift.max(expected, stride)) < 1e-9)
-            if window < 62 { #expect(expected < raw) } else { #expect(expected > raw) }
+            func converted(_ lag: Int) -> Double {
+                tanh(atanh(Self.reference(pushed, lag: lag, window: window)) * (Double(window - lag - 3) / Double(62 - lag - 3)).squareRoot())
+            }
+            let measured = h.periodicity(period: 12, tolerance: 0, window: window, referenceWindow: 62)
+            #expect(abs(measured - Swift.max(converted(12), converted(24))) < 1e-9)
+            let plain = Swift.max(Self.reference(pushed, lag: 12, window: window), Self.reference(pushed, lag: 24, window: window))
+            #expect(plain > 0.3)
+            if window < 62 { #expect(measured < plain) } else { #expect(measured > plain) }
         }
         var c = StepCounterConfiguration()
         c.minPeriodicity = 1.5

@@ -2,20 +2,12 @@
 import Glibc
 #endif
 import Testing
+import MotionTestSupport
 @testable import MotionCLI
 
-/// Writes a small dataset-style CSV and returns its path.
-private func writeRecording(_ text: String) -> String {
-    var template = Array("/tmp/mb-emulate-XXXXXX.csv".utf8CString)
-    let fd = mkstemps(&template, 4)
-    let path = String(cString: template)
-    _ = text.withCString { write(fd, $0, strlen($0)) }
-    close(fd)
-    return path
-}
 
-@Test func emulatePrintsTheDescriptorWithoutTouchingUHID() {
-    let path = writeRecording("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.01,0.1,0,9.8\n0.02,0.2,0,9.8\n")
+@Test func emulatePrintsTheDescriptorWithoutTouchingUHID() throws {
+    let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.01,0.1,0,9.8\n0.02,0.2,0,9.8\n")
     defer { unlink(path) }
     let r = runCLI(["emulate", path, "--print-descriptor", "--timestamps", "arrival"])
     #expect(r.code == 0)
@@ -35,18 +27,18 @@ func emulateRejectsBadOptionsWithUsageErrors(extra: [String], message: String) {
     #expect(r.err.contains(message))
 }
 
-@Test func emulateNamesAMissingRecordingAndAMissingUHIDNode() {
+@Test func emulateNamesAMissingRecordingAndAMissingUHIDNode() throws {
     let missing = runCLI(["emulate", "/nonexistent/rec.csv"])
     #expect(missing.code == 1 && missing.err.contains("/nonexistent/rec.csv"))
-    let path = writeRecording("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.01,0.1,0,9.8\n")
+    let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.01,0.1,0,9.8\n")
     defer { unlink(path) }
     let r = runCLI(["emulate", path, "--uhid", "/nonexistent/uhid"])
     #expect(r.code == 1)
     #expect(r.err.contains("/nonexistent/uhid does not exist") && r.err.contains("modprobe -a uhid hid-sensor-hub hid-sensor-accel-3d hid-sensor-gyro-3d"))
 }
 
-@Test func emulateRejectsATooShortRecording() {
-    let path = writeRecording("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n")
+@Test func emulateRejectsATooShortRecording() throws {
+    let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n")
     defer { unlink(path) }
     let r = runCLI(["emulate", path, "--print-descriptor"])
     #expect(r.code == 1 && r.err.contains(path) && r.err.contains("at least 2 samples"))

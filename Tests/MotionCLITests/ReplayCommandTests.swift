@@ -11,13 +11,6 @@ let datasetsDir: URL? = {
     TestPaths.datasetsPresent ? URL(fileURLWithPath: TestPaths.datasetsRoot) : nil
 }()
 
-/// Writes `text` to a fresh temporary file and returns its path.
-func temporaryFile(_ text: String, name: String = "rec.csv") throws -> String {
-    let url = try TestPaths.makeScratchDirectory().appendingPathComponent(name)
-    try text.write(to: url, atomically: true, encoding: .utf8)
-    return url.path
-}
-
 /// A plain-CSV walk-like recording at 50 Hz with one 0.5 s gap.
 func syntheticPlainCSV(seconds: Int = 20) -> String {
     var s = "time_s,accel_x,accel_y,accel_z\n"
@@ -38,7 +31,7 @@ private func analysisPart(_ out: String) -> NSDictionary? {
 }
 
 @Test func replayJSONIsValidAndDescribesTheStream() throws {
-    let path = try temporaryFile(syntheticPlainCSV())
+    let path = try TestPaths.scratchFile(syntheticPlainCSV())
     let r = runCLI(["replay", path, "--json", "--batch", "10"])
     #expect(r.code == 0, "\(r.err)")
     let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
@@ -51,7 +44,7 @@ private func analysisPart(_ out: String) -> NSDictionary? {
 
 @Test(arguments: ["1", "7", "64", "999", "100000"])
 func replayResultsDoNotDependOnBatchSize(batch: String) throws {
-    let path = try temporaryFile(syntheticPlainCSV())
+    let path = try TestPaths.scratchFile(syntheticPlainCSV())
     let reference = runCLI(["replay", path, "--json", "--batch", "1"])
     let other = runCLI(["replay", path, "--json", "--batch", batch])
     #expect(other.code == 0)
@@ -75,7 +68,7 @@ func replayOfRealRecordingsIsBatchInvariant() throws {
 @Test func corruptRecordingFailsWithLineNumberedError() throws {
     var text = syntheticPlainCSV(seconds: 1)
     text += "9.99,0.1,x,9.81\n"
-    let path = try temporaryFile(text)
+    let path = try TestPaths.scratchFile(text)
     let r = runCLI(["replay", path, "--json"])
     #expect(r.code == 1)
     #expect(r.out.isEmpty)

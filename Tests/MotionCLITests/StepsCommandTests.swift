@@ -5,13 +5,6 @@ import MotionTestSupport
 
 /// `motionbatch steps` and `motionbatch eval steps`: output, errors and exit codes.
 struct StepsCommandTests {
-    /// Writes `text` to a fresh temporary file and returns its path.
-    func tempFile(_ name: String, _ text: String) throws -> String {
-        let path = try TestPaths.makeScratchDirectory(prefix: "motionbatch-steps").appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// 60 s of synthetic walking at 2 steps/s, 50 Hz, in the plain dataset CSV dialect.
     func walkingCSV() -> String {
         var s = "time_s,accel_x,accel_y,accel_z\n"
@@ -25,7 +18,7 @@ struct StepsCommandTests {
     }
 
     @Test func stepsPrintsOneLinePerFile() throws {
-        let path = try tempFile("walk.csv", walkingCSV())
+        let path = try TestPaths.scratchFile(walkingCSV(), name: "walk.csv")
         let r = runCLI(["steps", path, path])
         #expect(r.code == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n")
@@ -38,7 +31,7 @@ struct StepsCommandTests {
     }
 
     @Test func stepsJSONHasDocumentedKeys() throws {
-        let path = try tempFile("walk.csv", walkingCSV())
+        let path = try TestPaths.scratchFile(walkingCSV(), name: "walk.csv")
         let r = runCLI(["steps", "--json", path])
         #expect(r.code == 0)
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
@@ -52,7 +45,7 @@ struct StepsCommandTests {
     }
 
     @Test func corruptFileExitsOneWithLineNumber() throws {
-        let path = try tempFile("bad.csv", "time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.02,0,nan,9.8\n")
+        let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.02,0,nan,9.8\n", name: "bad.csv")
         let r = runCLI(["steps", path])
         #expect(r.code == 1)
         #expect(r.err.hasPrefix("Error: "))
@@ -64,7 +57,7 @@ struct StepsCommandTests {
     }
 
     @Test func unknownParameterIsAUsageError() throws {
-        let path = try tempFile("walk.csv", walkingCSV())
+        let path = try TestPaths.scratchFile(walkingCSV(), name: "walk.csv")
         let r = runCLI(["steps", path, "--param", "noSuchThing=1"])
         #expect(r.code == 64)
         #expect(r.err.contains("unknown parameter 'noSuchThing'"))
@@ -78,7 +71,7 @@ struct StepsCommandTests {
     }
 
     @Test func evalRejectsAManifestWithoutStepSets() throws {
-        let manifest = try tempFile("manifest.csv", "path,activity,steps_true\nactivity/x.csv,walking,\n")
+        let manifest = try TestPaths.scratchFile("path,activity,steps_true\nactivity/x.csv,walking,\n", name: "manifest.csv")
         let dir = (manifest as NSString).deletingLastPathComponent
         let r = runCLI(["eval", "steps", dir])
         #expect(r.code == 1)

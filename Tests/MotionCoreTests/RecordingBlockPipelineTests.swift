@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 /// The block reader (splitter, row parser, worker threads) must give the same samples, labels,
@@ -43,7 +44,7 @@ import Testing
     @Test(arguments: [(300, 1, 1000), (301, 2, 7), (512, 2, 1 << 16), (1000, 2, 64), (4096, 2, 333), (1 << 20, 2, 1)])
     func sameResultWhateverTheBlocksAndThreads(bufferSize: Int, threads: Int, chunk: Int) throws {
         let text = Self.head + Self.rows(2000)
-        let path = try temporaryRecording(text)
+        let path = try TestPaths.scratchFile(text)
         let reference = try Self.readAll(path, bufferSize: 1 << 20, threads: 1, chunk: 1 << 16)
         #expect(reference.samples.count == 2000 && reference.error == nil)
         #expect(reference.bytes == text.utf8.count)
@@ -56,7 +57,7 @@ import Testing
     /// from the current offset, nothing for a device.
     @Test func bytesRemainingIsTheRestOfARegularFile() throws {
         let text = Self.head + Self.rows(50)
-        let path = try temporaryRecording(text)
+        let path = try TestPaths.scratchFile(text)
         let file = try RecordingFile.openForReading(path)
         #expect(file.bytesRemaining() == text.utf8.count)
         var buffer = [UInt8](repeating: 0, count: 100)
@@ -96,7 +97,7 @@ import Testing
         case "COLS": lines[good] = lines[good] + ",extra"
         default: lines[good] = lines[good].replacingOccurrences(of: ",9.81,", with: ",abc,")
         }
-        let path = try temporaryRecording(Self.head + lines.joined(separator: "\n"))
+        let path = try TestPaths.scratchFile(Self.head + lines.joined(separator: "\n"))
         let expectedLine = 3 + good + 1
         var reference: Outcome?
         for bufferSize in [250, 256, 300, 777, 4096, 1 << 20] {
@@ -116,7 +117,7 @@ import Testing
     /// Timestamps are checked across block edges: every cut position of the backwards row.
     @Test func orderIsCheckedAcrossBlockEdges() throws {
         let text = Self.head + Self.rows(30) + "29500,1,2,3,4,5,6,x\n" + Self.rows(5, from: 40)
-        let path = try temporaryRecording(text)
+        let path = try TestPaths.scratchFile(text)
         for bufferSize in 100...220 {
             for threads in [1, 2] {
                 let o = try Self.readAll(path, bufferSize: bufferSize, threads: threads, chunk: 4)
@@ -131,7 +132,7 @@ import Testing
     @Test(arguments: [1, 2])
     func tornTailAfterManyBlocks(threads: Int) throws {
         let text = Self.head + Self.rows(3000) + "3000001,1,2"
-        let path = try temporaryRecording(text)
+        let path = try TestPaths.scratchFile(text)
         let o = try Self.readAll(path, bufferSize: 1000, threads: threads, chunk: 512)
         #expect(o.error == nil)
         #expect(o.samples.count == 3000)
@@ -141,7 +142,7 @@ import Testing
 
     /// Abandoning a threaded reader part-way stops its workers (no hang, no crash), many times over.
     @Test func abandonedReadersShutDown() throws {
-        let path = try temporaryRecording(Self.head + Self.rows(5000))
+        let path = try TestPaths.scratchFile(Self.head + Self.rows(5000))
         for i in 0..<50 {
             let reader = try RecordingReader(path: path, bufferSize: 512, threads: 2)
             var s: [Sample] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 /// One bad file and the error the reader must report for it.
@@ -62,7 +63,7 @@ let badFiles: [BadFile] = [
 @Suite struct RecordingMalformedTests {
     @Test(arguments: badFiles)
     func reportsFileLineColumnAndProblem(_ bad: BadFile) throws {
-        let path = try temporaryRecording(bad.text, name: "bad.csv")
+        let path = try TestPaths.scratchFile(bad.text, name: "bad.csv")
         do {
             _ = try Recording.read(path: path)
             Issue.record("\(bad.name): read succeeded, expected an error")
@@ -81,7 +82,7 @@ let badFiles: [BadFile] = [
     }
 
     @Test func errorNamesColumnInDescription() throws {
-        let path = try temporaryRecording(own + "1000,1,1.2.3,3\n")
+        let path = try TestPaths.scratchFile(own + "1000,1,1.2.3,3\n")
         #expect(throws: RecordingError.self) { try Recording.read(path: path) }
         do { _ = try Recording.read(path: path) } catch {
             #expect("\(error)" == "\(path):4: column 3 (accel_y): bad number \"1.2.3\"")
@@ -95,7 +96,7 @@ let badFiles: [BadFile] = [
     }
 
     @Test func rowsBeforeTheBadLineAreDelivered() throws {
-        let path = try temporaryRecording(own + "1000,1,2,3\n2000,1,2,3\n3000,x,2,3\n")
+        let path = try TestPaths.scratchFile(own + "1000,1,2,3\n2000,1,2,3\n3000,x,2,3\n")
         let reader = try RecordingReader(path: path)
         let first = try reader.next(maxSamples: 2)
         #expect(first?.samples.count == 2)
@@ -107,14 +108,14 @@ let badFiles: [BadFile] = [
     }
 
     @Test func tornFinalLineWithoutNewlineIsDroppedWithWarning() throws {
-        let path = try temporaryRecording(plain + "0,1,2,3\n0.01,1,2,3\n0.02,1,2")
+        let path = try TestPaths.scratchFile(plain + "0,1,2,3\n0.01,1,2,3\n0.02,1,2")
         let r = try Recording.read(path: path)
         #expect(r.samples.count == 2)
         #expect(r.warnings == [RecordingWarning(file: path, line: 4, message: "last line has no newline (torn write, e.g. power loss); dropped its 8 bytes")])
     }
 
     @Test func crlfAndByteOrderMarkAreAccepted() throws {
-        let path = try temporaryRecording("\u{FEFF}time_s,accel_x,accel_y,accel_z,label\r\n0,1,2,3,sit\r\n0.5,1,2,3,\r\n")
+        let path = try TestPaths.scratchFile("\u{FEFF}time_s,accel_x,accel_y,accel_z,label\r\n0,1,2,3,sit\r\n0.5,1,2,3,\r\n")
         let r = try Recording.read(path: path)
         #expect(r.samples.map(\.timestamp) == [0, 500_000_000])
         #expect(r.labels == ["sit", nil])

@@ -1,19 +1,11 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
-
-/// Writes `text` to a fresh temporary file and returns its path.
-func temporaryRecording(_ text: String, name: String = "rec.csv") throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("motionbatch-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let url = dir.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url.path
-}
 
 @Suite struct RecordingReaderTests {
     @Test func readsPlainCSVWithGyroAndLabels() throws {
-        let path = try temporaryRecording("""
+        let path = try TestPaths.scratchFile("""
         time_s,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z,label
         0,9.00305,-1.10325,4.99867,-0.05498,-0.06964,-0.03085,
         0.02,8.93495,-0.91257,5.27107,-0.01252,0.01924,-0.03848,walking
@@ -32,7 +24,7 @@ func temporaryRecording(_ text: String, name: String = "rec.csv") throws -> Stri
     }
 
     @Test func readsPlainAccelOnly() throws {
-        let path = try temporaryRecording("time_s,accel_x,accel_y,accel_z\n0,1.94005,5.16179,10.162\n0.005035,1.51797,4.97639,9.89879\n")
+        let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,1.94005,5.16179,10.162\n0.005035,1.51797,4.97639,9.89879\n")
         let r = try Recording.read(path: path)
         #expect(r.header.sensors == .accel)
         #expect(!r.header.hasLabels)
@@ -42,7 +34,7 @@ func temporaryRecording(_ text: String, name: String = "rec.csv") throws -> Stri
     }
 
     @Test func readsOwnFormatHeader() throws {
-        let path = try temporaryRecording("""
+        let path = try TestPaths.scratchFile("""
         # motionbatch-recording: 1
         # device: lsm6dsl
         # actual_hz: 104.17

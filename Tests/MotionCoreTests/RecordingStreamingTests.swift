@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionTestSupport
 @testable import MotionCore
 
 @Suite struct RecordingStreamingTests {
@@ -66,7 +67,7 @@ import Testing
         var text = "time_s,accel_x,accel_y,accel_z\n"
         for i in 0..<60 { text += "\(i).5,1,2,3\n" }
         text += "61,1,x,3\n62,1,2,3\n"
-        let path = try temporaryRecording(text)
+        let path = try TestPaths.scratchFile(text)
         let reader = try RecordingReader(path: path, bufferSize: 128, threads: 2)
         var rows = 0
         let error = #expect(throws: RecordingError.self) {
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func lineLongerThanBufferIsAnError() throws {
-        let path = try temporaryRecording("time_s,accel_x,accel_y,accel_z\n0,1,2," + String(repeating: "3", count: 200) + "\n")
+        let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,1,2," + String(repeating: "3", count: 200) + "\n")
         let reader = try RecordingReader(path: path, bufferSize: 100)
         #expect(throws: RecordingError(file: path, line: 2, problem: "line is longer than 100 bytes")) {
             try reader.next()

@@ -22,6 +22,13 @@ public enum TestPaths {
     public static let datasetsMissingReason =
         "datasets folder not found (set MOTIONBATCH_DATASETS or place it at ../shared/datasets)"
 
+    /// Writes `text` as `name` in a new scratch folder and returns the file's path.
+    public static func scratchFile(_ text: String, name: String = "rec.csv", prefix: String = "motionbatch-tests") throws -> String {
+        let url = try makeScratchDirectory(prefix: prefix).appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
     /// A new, empty folder below the system's temporary directory, named `<prefix>-<UUID>`.
     public static func makeScratchDirectory(prefix: String = "motionbatch-tests") throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
