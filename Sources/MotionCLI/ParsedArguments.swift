@@ -1,4 +1,5 @@
 import MotionCore
+
 /// The result of parsing a command line against a ``CommandSpec``: option values, flags and
 /// positionals, with typed accessors that throw usage errors (exit 64) for bad values.
 public struct ParsedArguments: Sendable {
@@ -70,7 +71,6 @@ public struct ParsedArguments: Sendable {
         if r.upperBound == big { return " >= \(r.lowerBound.compactText)" }
         return " in \(r.lowerBound.compactText)...\(r.upperBound.compactText)"
     }
-
 }
 
 extension Substring {

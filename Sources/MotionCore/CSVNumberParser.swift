@@ -159,7 +159,8 @@ enum CSVNumberParser {
             let v = Double(Int64(bitPattern: mantissa)) / powersOfTen[fractionDigits]
             return Double(bitPattern: v.bitPattern | signBit)
         }
-        // Here fractionDigits >= 1: an integer part of at most 7 digits is below 2^53.
+        // Here fractionDigits >= 1: without a fraction the mantissa is the integer part, at most
+        // 7 digits (d < 8), so below 2^53 and handled above.
         return Double(bitPattern: eiselLemire(mantissa, negativeExponent: fractionDigits).bitPattern | signBit)
     }
 
