@@ -12,32 +12,35 @@ let package = Package(
     ],
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
-        .target(name: "MotionCore", dependencies: ["CByteClass"]),
+        .target(name: "MotionCore", dependencies: ["CByteClass", "MotionSystem"]),
+        // The one error value for system calls (`SystemError`, `Errno`) and the owned file descriptor.
+        .target(name: "MotionSystem"),
         // One C loop for MotionCore's parser: the non-digit bitmap of a block (SSE2 `pmovmskb`, which
         // Swift's SIMD types cannot express). Only MotionCore imports it.
         .target(name: "CByteClass"),
         // Step counter (streaming state machine over sample batches) and its evaluation helpers. No I/O.
         .target(name: "MotionAnalysis", dependencies: ["MotionCore"]),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionAnalysis", "WakeCost", "MotionEmulator", "MotionIIO"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis", "WakeCost", "MotionEmulator", "MotionIIO"]),
         // Wake-up, CPU-time, energy and FIFO-overflow model of sensor delivery settings (pure, no I/O).
         .target(name: "WakeCost", dependencies: ["MotionCore"]),
         // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
         .target(name: "CUHID"),
         // Virtual HID sensor hub (accel 3D + gyro 3D) over /dev/uhid, replaying a recording.
-        .target(name: "MotionEmulator", dependencies: ["MotionCore", "CUHID"]),
+        .target(name: "MotionEmulator", dependencies: ["MotionCore", "MotionSystem", "CUHID"]),
         // libiio 0.24 (system library). Only MotionIIO imports it.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // IIO reader: owned libiio wrappers, discovery, access state, configuration, capture.
-        .target(name: "MotionIIO", dependencies: ["CLibIIO", "MotionCore"]),
+        .target(name: "MotionIIO", dependencies: ["CLibIIO", "MotionCore", "MotionSystem"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
         // What several test targets share: a seeded generator, the datasets' location, scratch folders.
         .target(name: "MotionTestSupport", path: "Tests/MotionTestSupport"),
-        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "CByteClass", "MotionTestSupport"]),
+        .testTarget(name: "MotionSystemTests", dependencies: ["MotionSystem", "MotionTestSupport"]),
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionSystem", "CByteClass", "MotionTestSupport"]),
         .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI", "MotionTestSupport"]),
-        .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionCore", "CUHID"]),
+        .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionSystem", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore"]),

@@ -4,6 +4,7 @@ import Glibc
 import MotionAnalysis
 import MotionCore
 import WakeCost
+import MotionSystem
 
 /// Feeds a recording through the analysis exactly as a live device would deliver it: the file is
 /// streamed, cut into deliveries by WakeCost's ``DeliveryReplay`` (MotionCore's `Batcher` plus the
@@ -27,7 +28,7 @@ struct Replay {
     }
 
     /// Replays `path` with `policy`, calling `progress(bytesRead, fileSize)` after each chunk.
-    /// - Throws: the reader's ``RecordingError`` / ``RecordingIOError``.
+    /// - Throws: the reader's ``RecordingError`` / ``SystemError``.
     /// - Complexity: O(file size) time, memory bounded by one chunk plus one batch.
     static func run(path: String, policy: DeliveryPolicy, progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
         let reader = try RecordingReader(path: path)

@@ -1,3 +1,5 @@
+import MotionSystem
+
 /// A whole recording in memory: its header, every sample, and the per-sample labels if any.
 /// For long files prefer streaming with ``RecordingReader``.
 public struct Recording: Sendable, Equatable {
@@ -19,7 +21,7 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// Reads a whole recording file (either dialect) into memory.
-    /// - Throws: ``RecordingError`` (with file, line, column, problem) or ``RecordingIOError``.
+    /// - Throws: ``RecordingError`` (with file, line, column, problem) or ``SystemError``.
     /// - Complexity: O(file size) time and memory.
     public static func read(path: String) throws -> Recording {
         let reader = try RecordingReader(path: path)

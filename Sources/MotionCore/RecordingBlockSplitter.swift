@@ -1,3 +1,5 @@
+import MotionSystem
+
 /// Cuts the rows of a recording into blocks of whole lines: reads the file with `read(2)` into a
 /// ``RecordingByteBlock``, ends the block after its last `\n`, and keeps the partial line that
 /// follows for the next block. Blocks come out in file order; not thread-safe (callers serialise).
@@ -14,21 +16,21 @@ final class RecordingBlockSplitter {
         case end
     }
 
-    private let file: RecordingFile
+    private let file: FileDescriptor
     private var pending: [UInt8]
     private var atEOF: Bool
     /// Set once a terminal result (`torn`, `tooLong`, `end`, or an error) was returned.
     private(set) var finished = false
 
     /// Continues after the bytes a ``RecordingLineBuffer`` handed over.
-    init(file: RecordingFile, pending: [UInt8], atEOF: Bool) {
+    init(file: FileDescriptor, pending: [UInt8], atEOF: Bool) {
         self.file = file
         self.pending = pending
         self.atEOF = atEOF
     }
 
     /// The bytes left to cut into blocks, if known (a regular file: a hint, see
-    /// ``RecordingFile/bytesRemaining()``).
+    /// ``FileDescriptor/bytesRemaining()``).
     var bytesAhead: Int? {
         if finished { return 0 }
         if atEOF { return pending.count }
@@ -39,9 +41,9 @@ final class RecordingBlockSplitter {
     var isAtEnd: Bool { finished || atEOF }
 
     /// Fills `block` with the next whole lines.
-    /// - Throws: ``RecordingIOError`` from `read(2)` (the splitter is then finished).
+    /// - Throws: ``SystemError`` from `read(2)` (the splitter is then finished).
     /// - Complexity: O(block capacity).
-    func fill(_ block: RecordingByteBlock) throws(RecordingIOError) -> Raw {
+    func fill(_ block: RecordingByteBlock) throws(SystemError) -> Raw {
         guard !finished else { return .end }
         block.copyIn(pending)
         var count = pending.count

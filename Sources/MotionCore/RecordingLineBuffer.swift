@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MotionSystem
 #endif
 
 /// Splits a file into lines through one fixed-size buffer: reads chunks with `read(2)`,
@@ -19,7 +20,7 @@ final class RecordingLineBuffer {
     /// Bytes allocated after `capacity` (zeroed).
     static let slack = 64
 
-    private let file: RecordingFile
+    private let file: FileDescriptor
     private let storage: UnsafeMutablePointer<UInt8>
     /// Buffer size in bytes (the maximum line length).
     let capacity: Int
@@ -30,7 +31,7 @@ final class RecordingLineBuffer {
     private(set) var bytesConsumed = 0
 
     /// Creates a line reader over an open file.
-    init(file: RecordingFile, capacity: Int) {
+    init(file: FileDescriptor, capacity: Int) {
         self.file = file
         self.capacity = max(capacity, 64)
         // Header lines are only searched with memchr within the data read; the slack is kept zeroed.
@@ -43,7 +44,7 @@ final class RecordingLineBuffer {
     /// Ends line-by-line reading: the file, the bytes already read but not handed out, and
     /// whether the end of the file was reached. The reader continues block by block from there
     /// (``RecordingBlockSplitter``); this buffer must not be used afterwards.
-    func handOver() -> (file: RecordingFile, pending: [UInt8], atEOF: Bool) {
+    func handOver() -> (file: FileDescriptor, pending: [UInt8], atEOF: Bool) {
         let pending = Array(UnsafeBufferPointer(start: storage + start, count: end - start))
         start = end
         return (file, pending, atEOF)
@@ -52,7 +53,7 @@ final class RecordingLineBuffer {
     /// The next line, or `nil` at the end of a file whose last line ended with a newline.
     /// - Complexity: amortised O(line length).
     @inline(__always)
-    func next() throws(RecordingIOError) -> Line? {
+    func next() throws(SystemError) -> Line? {
         while true {
             let available = end - start
             if available > 0, let nl = memchr(storage + start, 0x0A, available) {

@@ -1,3 +1,5 @@
+import MotionSystem
+
 /// The rows of one block of a recording, parsed by ``RecordingRowParser`` (possibly on another
 /// thread) and handed out in order by ``RecordingReader``. Line numbers are not known while a block
 /// is parsed: rows are counted from the block's first line and errors get their line when delivered.
@@ -36,5 +38,5 @@ enum RecordingBlockResult: Sendable {
     /// The end of the file.
     case end
     /// `read(2)` failed.
-    case ioError(RecordingIOError)
+    case ioError(SystemError)
 }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import MotionSystem
 #endif
 
 /// Up to N consecutive rows of a recording, as returned by ``RecordingReader/next(maxSamples:)``.
@@ -65,13 +66,13 @@ public final class RecordingReader {
     ///   - threads: threads that parse blocks ahead of the caller once the file turns out to be
     ///     longer than one block (1: everything on the caller's thread). Results, errors and their
     ///     order do not depend on it. Memory: about `2 × threads` parsed blocks plus one raw block per thread.
-    /// - Throws: ``RecordingIOError`` if the file cannot be opened or read; ``RecordingError``
+    /// - Throws: ``SystemError`` if the file cannot be opened or read; ``RecordingError``
     ///   if the header is missing or malformed.
     public init(path: String, bufferSize: Int = RecordingReader.defaultBufferSize, threads: Int = RecordingReader.defaultThreadCount) throws {
         self.path = path
         let capacity = max(bufferSize, 64)
         self.bufferSize = capacity
-        let file = try RecordingFile.openForReading(path)
+        let file = try FileDescriptor.openForReading(path)
         let lines = RecordingLineBuffer(file: file, capacity: capacity)
         var number = 0
         header = try Self.parseHeader(lines: lines, path: path, lineNumber: &number)
@@ -92,7 +93,7 @@ public final class RecordingReader {
     /// accel + gyro rows), whole blocks are handed over as parsed, without copying their samples.
     /// - Returns: `nil` once the file is exhausted.
     /// - Throws: ``RecordingError`` at the first malformed line (rows before it in the same chunk
-    ///   are discarded; the reader then stays failed); ``RecordingIOError`` on read failure.
+    ///   are discarded; the reader then stays failed); ``SystemError`` on read failure.
     /// - Complexity: O(bytes read).
     public func next(maxSamples: Int = 4096) throws -> RecordingChunk? {
         if let whole = try failingOnce({ try takeWholeBlock(maxSamples: maxSamples) }) { return whole }
@@ -108,7 +109,7 @@ public final class RecordingReader {
     /// `labels`), reusing the callers' storage. When a bad line is met, the rows before it in this
     /// call are already appended and the error is thrown; the reader then stays failed.
     /// - Returns: the number of rows appended; 0 once the file is exhausted.
-    /// - Throws: ``RecordingError`` at the first malformed line; ``RecordingIOError`` on read failure.
+    /// - Throws: ``RecordingError`` at the first malformed line; ``SystemError`` on read failure.
     /// - Complexity: O(bytes read).
     public func read(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
         try failingOnce { try readRows(into: &samples, labels: &labels, maxSamples: maxSamples) }

@@ -1,3 +1,5 @@
+import MotionSystem
+
 /// Writes a recording file, appending whole rows per delivered batch.
 ///
 /// The file is created at its final path (no temporary file and rename): the header block is
@@ -39,7 +41,7 @@ public final class RecordingWriter {
     /// Timestamp of the newest row known to be on stable storage, if any.
     public private(set) var lastSyncedTimestamp: Int64?
 
-    private let file: RecordingFile
+    private let file: FileDescriptor
     private var rows: [UInt8] = []
     private var previousTimestamp: Int64?
     private var intervalStart: Int64?
@@ -54,7 +56,7 @@ public final class RecordingWriter {
     ///     Missing `channel.*` descriptions are filled in with each column's SI unit.
     ///   - fsync: the durability policy.
     ///   - replaceExisting: truncate an existing file instead of failing (`open` with `O_EXCL`, errno `EEXIST`).
-    /// - Throws: ``RecordingIOError`` from `open`/`write`/`fsync`; ``RecordingError`` for metadata
+    /// - Throws: ``SystemError`` from `open`/`write`/`fsync`; ``RecordingError`` for metadata
     ///   that cannot be written (keys with spaces or `:`, values with newlines, an unsupported version).
     public init(path: String, header: RecordingHeader, fsync: FsyncPolicy = .everyBatch, replaceExisting: Bool = false) throws {
         if case .interval(let s) = fsync {
@@ -73,10 +75,10 @@ public final class RecordingWriter {
             guard header.format != .plain, let description = header.metadata[RecordingKey.channelPrefix + column] else { return nil }
             return RecordingValueFormat(channelDescription: description)
         }
-        file = try RecordingFile.create(path, replaceExisting: replaceExisting)
+        file = try FileDescriptor.create(path, replaceExisting: replaceExisting)
         try file.write(Array(text.utf8))
         try file.sync()
-        try RecordingFile.syncDirectory(containing: path)
+        try FileDescriptor.syncDirectory(containing: path)
         fsyncCount = 1
     }
 
@@ -91,7 +93,7 @@ public final class RecordingWriter {
     /// header has a label column) must not contain `,`, `"`, or line breaks.
     /// - Parameter labels: one label per sample (`nil` for an empty field); ignored when the
     ///   header has no label column; `nil` writes empty labels.
-    /// - Throws: ``RecordingError`` (nothing written) or ``RecordingIOError``.
+    /// - Throws: ``RecordingError`` (nothing written) or ``SystemError``.
     /// - Complexity: O(batch size).
     public func append(_ batch: SampleBatch, labels: [String?]? = nil) throws {
         precondition(!closed, "append after close")
@@ -158,7 +160,7 @@ public final class RecordingWriter {
         try file.close()
     }
 
-    private func sync(upTo timestamp: Int64) throws(RecordingIOError) {
+    private func sync(upTo timestamp: Int64) throws(SystemError) {
         try file.sync()
         fsyncCount += 1
         lastSyncedTimestamp = timestamp

@@ -3,6 +3,7 @@ import MotionCore
 import Glibc
 #endif
 import CUHID
+import MotionSystem
 
 /// The thin I/O loop around ``VirtualSensorHub``: creates the uhid device, polls its fd and a
 /// signalfd with a timeout set by the hub's next deadline, turns uhid events into hub events and
@@ -54,12 +55,12 @@ public struct EmulatorRunner {
     ///   - log: receives progress lines (for stderr).
     ///   - status: called with the status JSON at start and after each SET_REPORT (also written to
     ///     `statusFile`).
-    /// - Throws: ``UHIDError`` when a uhid call fails (the device is destroyed by closing the fd).
+    /// - Throws: ``SystemError`` when a uhid call fails (the device is destroyed by closing the fd).
     public static func run(hub: VirtualSensorHub, options: Options, log: (String) -> Void,
-                           status: (JSONValue) -> Void = { _ in }) throws(UHIDError) -> Outcome {
+                           status: (JSONValue) -> Void = { _ in }) throws(SystemError) -> Outcome {
         var hub = hub
         let sigfd = cuhid_termination_signalfd()
-        guard sigfd >= 0 else { throw UHIDError(call: "signalfd", errno: errno, path: options.uhidPath) }
+        guard sigfd >= 0 else { throw SystemError(.current, call: "signalfd", subject: options.uhidPath) }
         defer { close(sigfd) }
         let device = try UHIDDevice(path: options.uhidPath)
         try device.create(name: options.name, descriptor: hub.layout.descriptor)
@@ -81,7 +82,7 @@ public struct EmulatorRunner {
         }
         writeStatus()
 
-        func perform(_ actions: [HubAction]) throws(UHIDError) {
+        func perform(_ actions: [HubAction]) throws(SystemError) {
             for a in actions {
                 switch a {
                 case .sendInput(let r): try device.sendInput(r)
@@ -106,7 +107,7 @@ public struct EmulatorRunner {
             let n = poll(&fds, 2, timeoutMs)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw UHIDError(call: "poll", errno: errno, path: options.uhidPath)
+                throw SystemError(.current, call: "poll", subject: options.uhidPath)
             }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 signal = cuhid_read_signal(sigfd)
@@ -114,7 +115,7 @@ public struct EmulatorRunner {
                 break loop
             }
             if fds[0].revents & Int16(POLLERR | POLLHUP) != 0 {
-                throw UHIDError(call: "poll (device hung up)", errno: EIO, path: options.uhidPath)
+                throw SystemError(.ioError, call: "poll (device hung up)", subject: options.uhidPath)
             }
             while let event = try device.readEvent() {
                 switch event {
@@ -143,11 +144,11 @@ public struct EmulatorRunner {
     }
 
     /// Writes `text` to `path` through `path.tmp` and rename(2), so readers never see a partial file.
-    /// - Throws: ``UHIDError`` naming the failing call and file (its `path` is the file).
-    public static func writeAtomically(_ path: String, _ text: String) throws(UHIDError) {
+    /// - Throws: ``SystemError`` naming the failing call and file (its `subject` is the file).
+    public static func writeAtomically(_ path: String, _ text: String) throws(SystemError) {
         let tmp = path + ".tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw UHIDError(call: "open", errno: errno, path: tmp) }
+        guard fd >= 0 else { throw SystemError(.current, call: "open", subject: tmp) }
         var text = text
         let failure: Int32? = text.withUTF8 { b in
             var off = 0
@@ -160,7 +161,7 @@ public struct EmulatorRunner {
             return nil
         }
         close(fd)
-        if let e = failure { unlink(tmp); throw UHIDError(call: "write", errno: e, path: tmp) }
-        guard rename(tmp, path) == 0 else { let e = errno; unlink(tmp); throw UHIDError(call: "rename", errno: e, path: path) }
+        if let e = failure { unlink(tmp); throw SystemError(Errno(e), call: "write", subject: tmp) }
+        guard rename(tmp, path) == 0 else { let e = errno; unlink(tmp); throw SystemError(Errno(e), call: "rename", subject: path) }
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CUHID
+import MotionSystem
 
 /// An event read from /dev/uhid.
 public enum UHIDEvent: Equatable, Sendable {
@@ -30,9 +31,9 @@ public final class UHIDDevice {
     private var created = false
 
     /// Opens `path` (`open(2)` O_RDWR | O_NONBLOCK | O_CLOEXEC).
-    public init(path: String = "/dev/uhid") throws(UHIDError) {
+    public init(path: String = "/dev/uhid") throws(SystemError) {
         let fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw UHIDError(call: "open", errno: errno, path: path) }
+        guard fd >= 0 else { throw SystemError(.current, call: "open", subject: path) }
         self.path = path
         self.fd = fd
         size = cuhid_event_size()
@@ -46,37 +47,37 @@ public final class UHIDDevice {
     }
 
     /// Creates the HID device (UHID_CREATE2, `cuhid_build_create2`). Bus is BUS_VIRTUAL.
-    public func create(name: String, descriptor: [UInt8], vendor: UInt32 = 0x1209, product: UInt32 = 0x0001) throws(UHIDError) {
+    public func create(name: String, descriptor: [UInt8], vendor: UInt32 = 0x1209, product: UInt32 = 0x0001) throws(SystemError) {
         let ok = descriptor.withUnsafeBufferPointer { d in
             cuhid_build_create2(buffer, name, d.baseAddress, d.count, 0x06 /* BUS_VIRTUAL */, vendor, product, 1)
         }
-        guard ok == 0 else { throw UHIDError(call: "UHID_CREATE2 (descriptor too long)", errno: EINVAL, path: path) }
+        guard ok == 0 else { throw SystemError(.invalidArgument, call: "UHID_CREATE2 (descriptor too long)", subject: path) }
         try send("write(UHID_CREATE2)")
         created = true
     }
 
     /// Sends one input report (UHID_INPUT2, `cuhid_build_input2`).
-    public func sendInput(_ report: [UInt8]) throws(UHIDError) {
+    public func sendInput(_ report: [UInt8]) throws(SystemError) {
         let ok = report.withUnsafeBufferPointer { cuhid_build_input2(buffer, $0.baseAddress, $0.count) }
-        guard ok == 0 else { throw UHIDError(call: "UHID_INPUT2 (report too long)", errno: EINVAL, path: path) }
+        guard ok == 0 else { throw SystemError(.invalidArgument, call: "UHID_INPUT2 (report too long)", subject: path) }
         try send("write(UHID_INPUT2)")
     }
 
     /// Answers a GET_REPORT (UHID_GET_REPORT_REPLY, `cuhid_build_get_report_reply`).
-    public func replyGetReport(requestID: UInt32, error: UInt16, data: [UInt8]) throws(UHIDError) {
+    public func replyGetReport(requestID: UInt32, error: UInt16, data: [UInt8]) throws(SystemError) {
         let ok = data.withUnsafeBufferPointer { cuhid_build_get_report_reply(buffer, requestID, error, $0.baseAddress, $0.count) }
-        guard ok == 0 else { throw UHIDError(call: "UHID_GET_REPORT_REPLY (report too long)", errno: EINVAL, path: path) }
+        guard ok == 0 else { throw SystemError(.invalidArgument, call: "UHID_GET_REPORT_REPLY (report too long)", subject: path) }
         try send("write(UHID_GET_REPORT_REPLY)")
     }
 
     /// Answers a SET_REPORT (UHID_SET_REPORT_REPLY, `cuhid_build_set_report_reply`).
-    public func replySetReport(requestID: UInt32, error: UInt16) throws(UHIDError) {
+    public func replySetReport(requestID: UInt32, error: UInt16) throws(SystemError) {
         cuhid_build_set_report_reply(buffer, requestID, error)
         try send("write(UHID_SET_REPORT_REPLY)")
     }
 
     /// Removes the HID device (UHID_DESTROY). Idempotent.
-    public func destroy() throws(UHIDError) {
+    public func destroy() throws(SystemError) {
         guard created else { return }
         created = false
         cuhid_build_destroy(buffer)
@@ -84,15 +85,15 @@ public final class UHIDDevice {
     }
 
     /// Reads one event, or nil when none is pending (EAGAIN).
-    public func readEvent() throws(UHIDError) -> UHIDEvent? {
+    public func readEvent() throws(SystemError) -> UHIDEvent? {
         while true {
             let n = Glibc.read(fd, buffer, size)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { return nil }
-                throw UHIDError(call: "read", errno: errno, path: path)
+                throw SystemError(.current, call: "read", subject: path)
             }
-            guard n >= 4 else { throw UHIDError(call: "read (short event)", errno: EIO, path: path) }
+            guard n >= 4 else { throw SystemError(.ioError, call: "read (short event)", subject: path) }
             break
         }
         let type = cuhid_event_type(buffer)
@@ -115,11 +116,11 @@ public final class UHIDDevice {
         }
     }
 
-    private func send(_ call: String) throws(UHIDError) {
+    private func send(_ call: String) throws(SystemError) {
         while true {
             let n = Glibc.write(fd, buffer, size)
             if n < 0 && errno == EINTR { continue }
-            guard n == size else { throw UHIDError(call: call, errno: n < 0 ? errno : EIO, path: path) }
+            guard n == size else { throw SystemError(n < 0 ? .current : .ioError, call: call, subject: path) }
             return
         }
     }

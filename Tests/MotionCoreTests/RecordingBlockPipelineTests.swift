@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionTestSupport
+import MotionSystem
 @testable import MotionCore
 
 /// The block reader (splitter, row parser, worker threads) must give the same samples, labels,
@@ -58,13 +59,13 @@ import MotionTestSupport
     @Test func bytesRemainingIsTheRestOfARegularFile() throws {
         let text = Self.head + Self.rows(50)
         let path = try TestPaths.scratchFile(text)
-        let file = try RecordingFile.openForReading(path)
+        let file = try FileDescriptor.openForReading(path)
         #expect(file.bytesRemaining() == text.utf8.count)
         var buffer = [UInt8](repeating: 0, count: 100)
         let n = try buffer.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, count: 100) }
         #expect(n == 100)
         #expect(file.bytesRemaining() == text.utf8.count - 100)
-        #expect(try RecordingFile.openForReading("/dev/null").bytesRemaining() == nil)
+        #expect(try FileDescriptor.openForReading("/dev/null").bytesRemaining() == nil)
     }
 
     /// Compares two outcomes field by field (short messages).

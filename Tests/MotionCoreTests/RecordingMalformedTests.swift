@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionTestSupport
+import MotionSystem
 @testable import MotionCore
 
 /// One bad file and the error the reader must report for it.
@@ -90,7 +91,7 @@ let badFiles: [BadFile] = [
     }
 
     @Test func missingFileIsAnIOError() {
-        #expect(throws: RecordingIOError(path: "/nonexistent/x.csv", call: "open", errno: ENOENT)) {
+        #expect(throws: SystemError(.noEntry, call: "open", subject: "/nonexistent/x.csv")) {
             try RecordingReader(path: "/nonexistent/x.csv")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionTestSupport
+import MotionSystem
 @testable import MotionCore
 
 /// A fresh path in a new temporary directory (the file does not exist yet).
@@ -115,7 +116,7 @@ func awkwardSamples(count: Int, gyro: Bool, start: Int64 = 1_700_000_000_123_456
     @Test func refusesToOverwriteUnlessAsked() throws {
         let path = try temporaryPath()
         try RecordingWriter(path: path, header: RecordingHeader(sensors: .accel)).close()
-        #expect(throws: RecordingIOError(path: path, call: "open", errno: EEXIST)) {
+        #expect(throws: SystemError(.exists, call: "open", subject: path)) {
             try RecordingWriter(path: path, header: RecordingHeader(sensors: .accel))
         }
         try RecordingWriter(path: path, header: RecordingHeader(sensors: .accel), replaceExisting: true).close()

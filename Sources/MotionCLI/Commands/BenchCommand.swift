@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotionCore
+import MotionSystem
 
 /// `motionbatch bench <subcommand>`: benchmarks that print the figures the README quotes.
 /// A command group; each benchmark is one entry of ``subcommands``.
@@ -88,7 +89,7 @@ enum BenchCommand {
             }
         } catch let error as RecordingError {
             throw CLIError.failure("\(error)")
-        } catch let error as RecordingIOError {
+        } catch let error as SystemError {
             throw CLIError.failure("\(error)")
         }
         let mbPerSecond = Double(bytes) / 1e6 / best

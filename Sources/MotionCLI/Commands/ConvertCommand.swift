@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotionCore
+import MotionSystem
 
 /// `motionbatch convert IN OUT [--format motionbatch|plain]`: rewrites a recording in either dialect,
 /// optionally cutting an excerpt and setting header entries. Streams: memory does not grow with the file.
@@ -114,7 +115,7 @@ enum ConvertCommand {
             io.out("Wrote \(written) samples (\(formatSeconds(span)) s) to \(output) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
         } catch let error as RecordingError {
             throw CLIError.failure("\(error)")
-        } catch let error as RecordingIOError {
+        } catch let error as SystemError {
             throw CLIError.failure("\(error)")
         }
     }
