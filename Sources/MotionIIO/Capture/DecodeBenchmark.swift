@@ -1,7 +1,5 @@
 import MotionCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Measures the CPU cost of the capture path after the kernel read — demux and conversion
 /// (``ScanDecoder``), timestamp repair and gap detection — on synthetic hid-sensor scans
@@ -72,9 +70,5 @@ public enum DecodeBenchmark {
         return Result(batch: batch, samples: samples, cpuNanoseconds: threadCPU() - start, checksum: checksum)
     }
 
-    static func threadCPU() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    static func threadCPU() -> Int64 { MonotonicClock.threadCPUNanoseconds() }
 }

@@ -32,8 +32,21 @@ public struct CaptureStatistics: Sendable {
         public var repairedSamples = 0
         /// Times the scale was found changed and re-read.
         public var scaleChanges = 0
-        /// Scans read by the latest drain.
-        public var lastDrainScans = 0
+        /// Samples with an axis at the end of its raw range: clipped at the sensor's full scale.
+        public var clippedSamples = 0
+        /// The full scales applied by `--range` (``CaptureRange``), read back.
+        public var ranges: [CaptureRange.Applied] = []
+
+        /// Adds the counts of `earlier` (the same device before a reconnection) to these.
+        mutating func addCounts(of earlier: Device) {
+            samples += earlier.samples
+            drainsWithData += earlier.drainsWithData
+            lostSamples += earlier.lostSamples
+            gaps += earlier.gaps
+            repairedSamples += earlier.repairedSamples
+            scaleChanges += earlier.scaleChanges
+            clippedSamples += earlier.clippedSamples
+        }
     }
 
     /// Devices captured.
@@ -58,8 +71,10 @@ public struct CaptureStatistics: Sendable {
     /// Streaming time, ns (monotonic).
     public var elapsedNanoseconds: Int64 = 0
     /// Why the capture stopped.
-    public var stopReason: CaptureSession.StopReason = .duration
+    public var stopReason: CaptureStopReason = .duration
 
+    /// Samples clipped over all devices.
+    public var clippedSamples: Int { devices.reduce(0) { $0 + $1.clippedSamples } }
     /// Samples lost over all devices.
     public var lostSamples: Int { devices.reduce(0) { $0 + $1.lostSamples } }
     /// CPU time (user + system), ns.
