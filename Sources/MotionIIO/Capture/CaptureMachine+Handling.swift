@@ -73,7 +73,8 @@ extension CaptureMachine {
             case .paused: return waitWhilePaused(now)
             case .lost: return continueLost(now)
             case .reconnecting: return .awaitDevice(until: deadline)
-            case .idle, .preparing, .stopping, .saved: return requestStop(reason ?? .duration, at: now, drainFirst: false)
+            case .idle, .saved: return .finished
+            case .preparing, .stopping: return requestStop(reason ?? .duration, at: now, drainFirst: false)
             }
         }
     }
