@@ -355,6 +355,7 @@ enum CaptureStatsJSON {
             ("cpu_system_s", .number(Double(st.counters.systemCPUNanoseconds) / 1e9)),
             ("cpu_s", .number(Double(st.cpuNanoseconds) / 1e9)),
             ("elapsed_s", .number(Double(st.elapsedNanoseconds) / 1e9)),
+            ("stop_monotonic_s", .number(st.stopDecidedAt.map { Double($0) / 1e9 })),
             ("steps", stepsValue),
             ("hardware_pedometer", pedometerValue),
             ("devices", .array(st.devices.map { d in .object([

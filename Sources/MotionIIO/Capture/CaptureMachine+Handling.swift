@@ -19,7 +19,7 @@ extension CaptureMachine {
             return reconnected ? .mark(.deviceBack(at: now)) : next(now)
         case (.preparing, .failed(let f)), (.paused, .failed(let f)):
             if !everStreamed { startFailure = f }
-            return requestStop(.failed(f), at: now, drainFirst: false)
+            return requestStop(.failed(f), at: now)
         case (.active, .woke(let w)):
             absorb(w, at: now)
             return next(now)
@@ -33,10 +33,10 @@ extension CaptureMachine {
             absorbProbe(s, at: now)
             return state == .lost ? continueLost(now) : next(now)
         case (.active, .delivered), (.lost, .delivered):
-            if limitReached, reason == nil { return requestStop(.sampleCount, at: now, drainFirst: false) }
+            if limitReached, reason == nil { return requestStop(.sampleCount, at: now) }
             return state == .lost ? continueLost(now) : next(now)
         case (.active, .deliveryFailed(let f)), (.lost, .deliveryFailed(let f)):
-            return requestStop(.failed(f), at: now, drainFirst: false)
+            return requestStop(.failed(f), at: now)
         case (.active, .marked):
             return pauseRequested ? .pauseStreaming : next(now)
         case (.active, .paused):
@@ -44,8 +44,8 @@ extension CaptureMachine {
             state = .paused
             return waitWhilePaused(now)
         case (.paused, .woke(let w)):
-            if let stop = controlStop(w) { return requestStop(stop, at: now, drainFirst: false) }
-            if let d = deadline, now >= d { return requestStop(.duration, at: now, drainFirst: false) }
+            if let stop = controlStop(w) { return requestStop(stop, at: now) }
+            if let d = deadline, now >= d { return requestStop(.duration, at: now) }
             if w.controls.contains(.resume) { return .resumeStreaming }
             return waitWhilePaused(now)
         case (.paused, .streaming):
@@ -58,8 +58,8 @@ extension CaptureMachine {
             state = .reconnecting
             return .awaitDevice(until: deadline)
         case (.reconnecting, .woke(let w)):
-            if let stop = controlStop(w) { return requestStop(stop, at: now, drainFirst: false) }
-            if let d = deadline, now >= d { return requestStop(.duration, at: now, drainFirst: false) }
+            if let stop = controlStop(w) { return requestStop(stop, at: now) }
+            if let d = deadline, now >= d { return requestStop(.duration, at: now) }
             if w.deviceAdded { state = .preparing; return .prepare }
             return .awaitDevice(until: deadline)
         case (.preparing, .marked):
@@ -74,7 +74,7 @@ extension CaptureMachine {
             case .lost: return continueLost(now)
             case .reconnecting: return .awaitDevice(until: deadline)
             case .idle, .saved: return .finished
-            case .preparing, .stopping: return requestStop(reason ?? .duration, at: now, drainFirst: false)
+            case .preparing, .stopping: return requestStop(reason ?? .duration, at: now)
             }
         }
     }
@@ -145,7 +145,7 @@ extension CaptureMachine {
 
     /// The next action while active: probes first, then drains, then deliveries, then a wait.
     mutating func next(_ now: Int64) -> Action {
-        if let r = reason { return requestStop(r, at: now, drainFirst: false) }
+        if let r = reason { return requestStop(r, at: now) }
         if let (i, _) = probes.first { return .probe(stream: i) }
         if yieldFor != nil { return .yield }
         if let i = drains.first {
@@ -157,7 +157,7 @@ extension CaptureMachine {
             let held = ready
             ready = []
             if let batch = emit(merged(held)) { return .deliver(batch) }
-            if limitReached { return requestStop(.sampleCount, at: now, drainFirst: false) }
+            if limitReached { return requestStop(.sampleCount, at: now) }
         }
         if pauseRequested { return beginPause(at: now) }
         return .wait(waitRequest(at: now))
@@ -408,10 +408,11 @@ extension CaptureMachine {
     // MARK: stopping
 
     /// Starts the stop sequence for `r` (the first reason is kept).
-    mutating func requestStop(_ r: CaptureStopReason, at now: Int64, drainFirst: Bool) -> Action {
+    mutating func requestStop(_ r: CaptureStopReason, at now: Int64) -> Action {
         if state == .stopping { return .finished }
         let wasStreaming = state == .active
         reason = reason ?? r
+        if stats.stopDecidedAt == nil { stats.stopDecidedAt = now }
         state = .stopping
         probes = []
         drains = []

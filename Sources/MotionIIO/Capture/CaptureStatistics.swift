@@ -70,6 +70,9 @@ public struct CaptureStatistics: Sendable {
     public var counters = ProcessCounters(voluntarySwitches: 0, involuntarySwitches: 0, userCPUNanoseconds: 0, systemCPUNanoseconds: 0)
     /// Streaming time, ns (monotonic).
     public var elapsedNanoseconds: Int64 = 0
+    /// Monotonic time (ns) at which the stop was decided (the wake-up that saw the signal, the
+    /// deadline, the removal, ...): with the time a signal was sent it gives the stop latency.
+    public var stopDecidedAt: Int64?
     /// Why the capture stopped.
     public var stopReason: CaptureStopReason = .duration
 
