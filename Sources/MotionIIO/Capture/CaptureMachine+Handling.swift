@@ -154,9 +154,9 @@ extension CaptureMachine {
             return .drain(stream: i, recheckScale: scaleCheckDue(i, at: now))
         }
         if !ready.isEmpty {
-            let held = ready
-            ready = []
-            if let batch = emit(merged(held)) { return .deliver(batch) }
+            let batch = emit(merged(ready))
+            ready.removeAll(keepingCapacity: true)
+            if let batch { return .deliver(batch) }
             if limitReached { return requestStop(.sampleCount, at: now) }
         }
         if pauseRequested { return beginPause(at: now) }
@@ -203,9 +203,8 @@ extension CaptureMachine {
         for i in streams.indices where w.errored.has(i) { probes.append((i, .pollError)) }
         switch mode {
         case .buffers:
-            let readable = streams.indices.filter { w.readable.has($0) }
-            for i in readable { streams[i].rounds = 0; streams[i].wakeTotal = 0; drains.append(i) }
-            if readable.isEmpty, w.errored.isEmpty, !w.deviceRemoved, !settings.removalEvents {
+            for i in streams.indices where w.readable.has(i) { streams[i].rounds = 0; streams[i].wakeTotal = 0; drains.append(i) }
+            if w.readable.isEmpty, w.errored.isEmpty, !w.deviceRemoved, !settings.removalEvents {
                 // A quiet wait without removal events: quiet device or lost device? Ask fresh.
                 for i in streams.indices { probes.append((i, .quiet)) }
             }
@@ -270,30 +269,16 @@ extension CaptureMachine {
     /// Counts and timestamps a drain of stream `i`.
     mutating func noteDrain(_ i: Int, _ d: Drain, _ samples: inout [Sample], at now: Int64) {
         stats.refills += d.refills
-        var r = streams[i].setup.report
-        r.drainsWithData += d.readsWithData
-        r.samples += samples.count
-        r.clippedSamples += d.clippedSamples
-        if d.scaleChanged { r.scaleChanges += 1 }
-        streams[i].setup.report = r
-        if !r.hasTimestamp { for k in samples.indices { samples[k].timestamp = now } }
+        streams[i].setup.report.drainsWithData += d.readsWithData
+        streams[i].setup.report.samples += samples.count
+        if d.clippedSamples > 0 { streams[i].setup.report.clippedSamples += d.clippedSamples }
+        if d.scaleChanged { streams[i].setup.report.scaleChanges += 1 }
+        if !streams[i].hasTimestamp { for k in samples.indices { samples[k].timestamp = now } }
     }
 
     /// Timestamp repair and gap detection of a stream's samples.
     mutating func collect(_ i: Int, _ raw: [Sample], final: Bool = false) -> [Sample] {
-        var out = raw
-        if streams[i].repair != nil {
-            out = streams[i].repair!.push(raw)
-            if final { out += streams[i].repair!.finish() }
-            streams[i].setup.report.repairedSamples = streams[i].repair!.repairedSamples
-        }
-        if streams[i].gaps != nil {
-            if (streams[i].repair?.repairedRuns ?? 0) > 0 { streams[i].gaps!.factor = max(streams[i].gaps!.factor, GapDetector.burstJoinFactor) }
-            for x in out { _ = streams[i].gaps!.push(x.timestamp) }
-            streams[i].setup.report.lostSamples = streams[i].lostBefore + streams[i].gaps!.lostSamples
-            streams[i].setup.report.gaps = streams[i].gapsBefore + streams[i].gaps!.gapCount
-        }
-                return out
+        streams[i].collect(raw, final: final)
     }
 
     /// The samples of several streams as one stream (merged by time for accel + gyro devices).

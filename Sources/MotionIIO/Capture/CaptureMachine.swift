@@ -293,6 +293,14 @@ public struct CaptureMachine: Sendable {
 
     struct StreamState: Sendable {
         var setup: StreamSetup
+        /// Copied out of the setup: read on every drain, so kept where no copy of the setup is needed.
+        let plan: CapturePlan
+        let hasTimestamp: Bool
+        init(setup: StreamSetup) {
+            self.setup = setup
+            plan = setup.report.plan
+            hasTimestamp = setup.report.hasTimestamp
+        }
         var repair: TimestampRepair?
         var gaps: GapDetector?
         var due: BatchDueClock?
@@ -306,7 +314,32 @@ public struct CaptureMachine: Sendable {
         /// Lost samples and gaps counted before the detector was restarted (pause, reconnection).
         var lostBefore = 0
         var gapsBefore = 0
-        var plan: CapturePlan { setup.report.plan }
+
+        /// Timestamp repair and gap detection of this stream's samples (in place: a mutating
+        /// method on the array element, so the state is not copied per drain).
+        mutating func collect(_ raw: [Sample], final: Bool) -> [Sample] {
+            var out = raw
+            if var r = repair {
+                repair = nil // keep `r` uniquely referenced while it is mutated
+                out = r.push(raw)
+                if final { out += r.finish() }
+                if r.repairedSamples != setup.report.repairedSamples { setup.report.repairedSamples = r.repairedSamples }
+                if r.repairedRuns > 0, var g = gaps, g.factor < GapDetector.burstJoinFactor {
+                    g.factor = GapDetector.burstJoinFactor
+                    gaps = g
+                }
+                repair = r
+            }
+            if var g = gaps {
+                for x in out { _ = g.push(x.timestamp) }
+                let lost = lostBefore + g.lostSamples
+                if lost != setup.report.lostSamples { setup.report.lostSamples = lost }
+                let count = gapsBefore + g.gapCount
+                if count != setup.report.gaps { setup.report.gaps = count }
+                gaps = g
+            }
+            return out
+        }
     }
 
     enum ProbeCause: Sendable {

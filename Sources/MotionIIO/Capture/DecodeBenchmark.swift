@@ -1,9 +1,10 @@
 import MotionCore
 import MotionSystem
 
-/// Measures the CPU cost of the capture path after the kernel read — demux and conversion
-/// (``ScanDecoder``), timestamp repair and gap detection — on synthetic hid-sensor scans
-/// (3 x `le:s32/32>>0` + `le:s64/64>>0` timestamp, 24 bytes), delivered in batches of a given size.
+/// Measures the CPU cost of the capture path after the kernel read — the ``CaptureMachine``'s
+/// per-wake-up work, demux and conversion (``ScanDecoder``), timestamp repair and gap detection —
+/// on synthetic hid-sensor scans (3 x `le:s32/32>>0` + `le:s64/64>>0` timestamp, 24 bytes),
+/// delivered in batches of a given size (one wake-up per batch).
 public enum DecodeBenchmark {
     /// One measurement.
     public struct Result: Sendable {
@@ -41,33 +42,60 @@ public enum DecodeBenchmark {
         return bytes
     }
 
-    /// Runs the path over `samples` scans in batches of `batch`.
+    /// Runs the user-space path of a capture over `samples` scans in batches of `batch`: each
+    /// batch is one wake-up of the ``CaptureMachine`` (buffer waiting, as at batch 1 or with a
+    /// hardware FIFO), whose drain is decoded here from the synthetic scans; everything the real
+    /// driver does except the system calls (poll, libiio's refill) and the sink.
     public static func run(samples: Int, batch: Int) -> Result {
         let data = scans(samples)
         let layout = self.layout
         let decoder = ScanDecoder(layout: layout) { _ in (scale: 0.00980665, offset: 0) }
-        var repair = TimestampRepair(period: 10_000_000, expectedBurst: batch > 1 ? batch : nil)
-        var gaps = GapDetector(period: 10_000_000)
+        let plan = CapturePlan(requestedRate: 100, rate: 100, batchSamples: batch, latencySeconds: Double(batch) / 100,
+                               hwfifoTimeout: batch > 1 ? Double(batch) / 100 : 0, waitStrategy: .pollDrain,
+                               bufferCapacity: batch, kernelWatermark: 1, kernelBuffersCount: 4, contextTimeoutMs: 3000,
+                               expectedBurst: batch > 1 ? batch : nil)
+        let report = CaptureStatistics.Device(id: "iio:device0", name: "accel_3d", plan: plan, actualRate: 100, hwfifoTimeout: nil,
+                                              watermark: 1, timestampClock: "monotonic", hasTimestamp: true)
+        var machine = CaptureMachine(settings: CaptureMachine.Settings(sampleLimit: samples))
         var checksum = 0.0
-        var out: [Sample] = []
-        out.reserveCapacity(batch)
+        var now: Int64 = 0
         let start = threadCPU()
         data.withUnsafeBytes { all in
             var offset = 0
             let step = layout.scanBytes * batch
-            while offset < all.count {
-                let end = min(all.count, offset + step)
-                out.removeAll(keepingCapacity: true)
-                decoder.decode(UnsafeRawBufferPointer(rebasing: all[offset..<end]), into: &out)
-                for s in repair.push(out) {
-                    _ = gaps.push(s.timestamp)
-                    checksum += s.accel.x + s.accel.y + s.accel.z
+            var action = machine.handle(.start, at: now)
+            loop: while true {
+                let event: CaptureMachine.Event
+                switch action {
+                case .prepare: event = .prepared([CaptureMachine.StreamSetup(report: report, period: 10_000_000, hasAccel: true)])
+                case .startStreaming, .resumeStreaming: event = .streaming
+                case .wait:
+                    now += Int64(batch) * 10_000_000
+                    event = .woke(CaptureMachine.Wake(readable: .stream(0)))
+                case .drain:
+                    var out: [Sample] = []
+                    if offset < all.count {
+                        let end = min(all.count, offset + step)
+                        decoder.decode(UnsafeRawBufferPointer(rebasing: all[offset..<end]), into: &out)
+                        offset = end
+                    }
+                    event = .drained(CaptureMachine.Drain(samples: out))
+                case .yield: event = .yielded
+                case .probe: event = .probed(.available)
+                case .deliver(let b):
+                    for s in b.samples { checksum += s.accel.x + s.accel.y + s.accel.z }
+                    event = .delivered
+                case .mark: event = .marked
+                case .pauseStreaming: event = .paused
+                case .awaitDevice: event = .woke(CaptureMachine.Wake())
+                case .release: event = .released
+                case .closeRecording: event = .recordingClosed(nil)
+                case .finished: break loop
                 }
-                offset = end
+                action = machine.handle(event, at: now)
             }
-            for s in repair.finish() { checksum += s.accel.x + s.accel.y + s.accel.z }
         }
-        return Result(batch: batch, samples: samples, cpuNanoseconds: threadCPU() - start, checksum: checksum)
+        return Result(batch: batch, samples: machine.statistics.samples, cpuNanoseconds: threadCPU() - start, checksum: checksum)
     }
 
     static func threadCPU() -> Int64 { MonotonicClock.threadCPUNanoseconds() }

@@ -128,7 +128,9 @@ public final class IIOCapture {
         if let a = countersAtStart, let b = countersAtEnd { stats.counters = b.since(a) }
         stats.schedBatch = schedBatch
         for i in stats.devices.indices where i < streams.count {
+            // Read back after the buffers were created (the machine got the setups before).
             stats.devices[i].ranges = streams[i].report.ranges
+            stats.devices[i].watermark = streams[i].report.watermark
         }
         return stats
     }
