@@ -347,14 +347,6 @@ public final class IIOCapture {
             bufferPollTimer = bufferPoll.add(t.fd)
             quietPollTimer = quietPoll.add(t.fd)
         }
-        if streams.contains(where: { $0.plan.waitStrategy == .blockingRefill }), watcher == nil {
-            // No poll fd: a thread watches the signals and the deadline and cancels the refills.
-            let cancellers = streams.compactMap { $0.buffer?.canceller }
-            if let t = timer, let d = options.duration { try? t.arm(at: MonotonicClock.nanoseconds() + Int64(d * 1e9)) }
-            watcher = try? DescriptorWatcher(descriptors: [SignalPipe.descriptor] + (timer.map { [$0.fd] } ?? [])) {
-                for c in cancellers { c.cancel() }
-            }
-        }
         return .streaming
     }
 
@@ -410,9 +402,21 @@ public final class IIOCapture {
         return .woke(wake)
     }
 
+    /// Blocking refills (no poll fd, `ip:`): a thread watches the signals and the machine's
+    /// deadline (the timer) and cancels the refills, so that a stop does not wait for a batch.
+    private func startWatcher() {
+        guard watcher == nil else { return }
+        let cancellers = streams.compactMap { $0.buffer?.canceller }
+        if let t = timer, let d = machine.deadline { try? t.arm(at: d) }
+        watcher = try? DescriptorWatcher(descriptors: [SignalPipe.descriptor] + (timer.map { [$0.fd] } ?? [])) {
+            for c in cancellers { c.cancel() }
+        }
+    }
+
     /// Drains one stream: non-blocking refills until the kernel buffer is empty, or one blocking refill.
     private func drain(_ s: Stream, recheckScale: Bool) -> CaptureMachine.Drain {
         guard let buffer = s.buffer else { return CaptureMachine.Drain(samples: [], refills: 0) }
+        if s.plan.waitStrategy == .blockingRefill { startWatcher() }
         let changed = recheckScale ? self.recheckScale(s) : false
         var raw: [Sample] = []
         var refills = 0, reads = 0, clipped = 0

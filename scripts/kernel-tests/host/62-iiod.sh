@@ -21,7 +21,7 @@ touch "$R.phase2-started"
 wait "$cap"; drop_rc=$?
 t3=$(now)
 touch "$R.phase2-done"
-# Phase 3: iiod accepts connections but is stopped (SIGSTOP): -T bounds the wait.
+# Phase 3: a server accepts connections and never answers (a hung iiod): the wait is bounded.
 hang_rc=-1; t4=0; t5=0
 if wait_for "$R.phase3-ready" 30; then
     t4=$(now)
