@@ -148,6 +148,9 @@ public final class IIOCapture {
 
     private func prepare() -> CaptureMachine.Event {
         guard !sensors.isEmpty else { return .failed(.noSensors) }
+        // After a reconnection the old streams were released: configure anew. (Re-finding a
+        // re-plugged device by a stable identity is issue 15's; the CLI does not reconnect yet.)
+        streams.removeAll()
         if let q = options.range.accel == nil ? nil : "accel", !sensors.contains(where: \.hasAccel) { return .failed(.range(.noDevice(quantity: q))) }
         if options.range.gyro != nil, !sensors.contains(where: \.hasGyro) { return .failed(.range(.noDevice(quantity: "anglvel"))) }
         for sensor in sensors {
