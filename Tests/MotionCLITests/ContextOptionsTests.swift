@@ -14,6 +14,16 @@ struct ContextOptionsTests {
         #expect(runCLI(["devices", "-T", "soon"]).code == 64)
     }
 
+    /// `devices --scan` lists what libiio's local and USB backends find (here possibly nothing)
+    /// and says why boards on the network are not listed.
+    @Test func scanListsContextsBackendByBackend() {
+        let r = runCLI(["devices", "--scan", "--json"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("\"contexts\"") && r.out.contains("\"failed_backends\"") && r.out.contains("avahi"))
+        let t = runCLI(["devices", "--scan"])
+        #expect(t.code == 0 && !t.out.isEmpty)
+    }
+
     @Test func anUnreachableBoardNamesIiodInTheRemedy() {
         let s = ContextOptions.state(for: .init(.connectionRefused, call: "iio_create_context_from_uri"), uri: "ip:127.0.0.1:1")
         #expect(s == .unreachable(uri: "ip:127.0.0.1:1"))

@@ -58,13 +58,21 @@ enum DevicesCommand {
 
     /// `devices --scan`: the contexts libiio finds (``IIOScanContext``).
     static func scan(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let entries: [IIOScanContext.Entry]
-        do { entries = try IIOScanContext.scan() } catch {
-            throw CLIError.failure("scanning for IIO contexts failed: \(error)")
+        // Backend by backend, so that one that cannot scan here (no USB access) does not hide
+        // the others; the network backend is not scanned (it needs avahi-daemon).
+        var entries: [IIOScanContext.Entry] = []
+        var failures: [(String, SystemError)] = []
+        for backend in ["local", "usb"] {
+            do { entries += try IIOScanContext.scan(backends: backend) } catch { failures.append((backend, error)) }
         }
+        if failures.count == 2 {
+            throw CLIError.failure("scanning for IIO contexts failed: " + failures.map { "\($0.0): \($0.1)" }.joined(separator: "; "))
+        }
+        for (b, e) in failures { io.err("warning: the \(b) backend could not scan: \(e)") }
         if args.flag("json") {
             io.out(JSONValue.object([
                 ("contexts", .array(entries.map { .object([("uri", .string($0.uri)), ("description", .string($0.description))]) })),
+                ("failed_backends", .array(failures.map { .object([("backend", .string($0.0)), ("error", .string($0.1.description))]) })),
                 ("network_discovery", .string("needs libiio DNS-SD support and avahi-daemon; give ip:HOST with -u")),
             ]).serialized(pretty: true))
         } else if entries.isEmpty {
