@@ -53,7 +53,7 @@ enum CaptureCommand {
     static var benchmark: CommandSpec {
         CommandSpec(
             name: "benchmark",
-            abstract: "Measure CPU time per sample of the capture path (demux + SI conversion + timestamp repair + gaps), without hardware.",
+            abstract: "Measure CPU time per sample of the capture path (the capture machine, demux + SI conversion, timestamp repair, gaps), without hardware.",
             options: [
                 .option("samples", value: "N", help: "Scans per measurement (default 1000000)."),
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
