@@ -22,6 +22,9 @@ struct Replay {
         /// For each step, how long after it happened it became visible: the delivery instant of
         /// the batch that confirmed it minus its timestamp (ns).
         var stepVisibilityDelays: [Int64]
+        /// For each activity change, how long after its start its announcement was delivered (ns);
+        /// nil while no activity classifier runs (`activity_visibility_s` is then null).
+        var activityVisibilityDelays: [Int64]? = nil
         /// Worst and mean delay from a sample's timestamp to its delivery (s).
         var worstSampleDelayS: Double
         var meanSampleDelayS: Double

@@ -47,6 +47,9 @@ public struct ReplayResult: Sendable, Equatable {
     /// Per event (e.g. step) in time order: delivery time − event time (s), i.e. how late the
     /// event became visible to the application.
     public var eventDelaysS: [Double]
+    /// Per activity change: announcement delivery time − the change's start (s); nil while no
+    /// activity classifier runs in the replay (`activity_visibility_s` is then null).
+    public var activityDelaysS: [Double]? = nil
 
     /// Events found.
     public var eventCount: Int { eventDelaysS.count }

@@ -84,11 +84,18 @@ enum ReplayCommand {
             ("steps", .number(r.steps.count)),
             ("step_times_s", .array(r.steps.map { .number(Double($0) / 1e9) })),
             ("cadence_spm", .number(StepSummary(timestamps: r.steps).cadence)),
-            ("step_visibility_s", .object([
-                ("max", .number(r.stepVisibilityDelays.max().map { Double($0) / 1e9 })),
-                ("mean", .number(r.stepVisibilityDelays.isEmpty ? nil : Double(r.stepVisibilityDelays.reduce(0, +)) / Double(r.stepVisibilityDelays.count) / 1e9)),
-            ])),
+            ("step_visibility_s", visibilityJSON(r.stepVisibilityDelays)),
+            ("activity_visibility_s", visibilityJSON(r.activityVisibilityDelays)),
             ("warnings", .array(r.warnings.map { .string($0.description) })),
+        ])
+    }
+
+    /// `{max, mean}` of visibility delays (ns) in seconds; nulls without delays or without the analysis (nil).
+    static func visibilityJSON(_ delays: [Int64]?) -> JSONValue {
+        let d = delays ?? []
+        return .object([
+            ("max", .number(d.max().map { Double($0) / 1e9 })),
+            ("mean", .number(d.isEmpty ? nil : Double(d.reduce(0, +)) / Double(d.count) / 1e9)),
         ])
     }
 

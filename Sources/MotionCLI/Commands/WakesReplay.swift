@@ -4,7 +4,8 @@ import WakeCost
 /// The RECORDING part of `motionbatch wakes`: replays the recording at each latency (at its own
 /// sampling rate) through MotionCore's Batcher, runs the stream statistics and the step counter
 /// on the delivered batches, and reports deliveries, sample delivery delays, and when each step
-/// became visible. The analysis results must be identical across latencies.
+/// became visible (the report's tables are WakeCost's, from these results). The analysis results
+/// must be identical across latencies.
 enum WakesReplay {
     /// Reads `recording` and replays it at every rate × latency. Rates below the recording's own
     /// are produced by keeping the first sample of each 1/rate slot; rates at or above it replay
@@ -48,39 +49,7 @@ enum WakesReplay {
         [StreamStatisticsAnalyzer(), try StepCountReplayAnalyzer()]
     }
 
-    /// The `p`-quantile (0...1) of `xs` by nearest rank; 0 when empty.
-    static func quantile(_ xs: [Double], _ p: Double) -> Double {
-        guard !xs.isEmpty else { return 0 }
-        let s = xs.sorted()
-        return s[min(s.count - 1, max(0, Int((p * Double(s.count)).rounded(.up)) - 1))]
-    }
-
     static func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
-
-    /// The replay as rows (first row the header), for the terminal and the HTML page.
-    static func rows(_ rs: [ReplayResult]) -> [[String]] {
-        var rows = [["rate [Hz]", "latency [s]", "deliveries", "samples", "worst sample delay [s]", "mean sample delay [s]", "steps",
-                     "mean step delay [s]", "p95 step delay [s]", "worst step delay [s]"]]
-        for r in rs {
-            rows.append([WakesCommand.fmt(((r.rateHz ?? 0) * 10).rounded() / 10), WakesCommand.fmt(r.latencyS), String(r.deliveries), String(r.samples), format3(r.worstDelayS),
-                         format3(r.meanDelayS), String(r.eventCount), format3(mean(r.eventDelaysS)),
-                         format3(quantile(r.eventDelaysS, 0.95)), format3(r.eventDelaysS.max() ?? 0)])
-        }
-        return rows
-    }
-
-    /// Aligned table of the replay.
-    static func table(_ rs: [ReplayResult]) -> String {
-        let rows = rows(rs)
-        var widths = [Int](repeating: 0, count: rows[0].count)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        var out = "Replay of the recording (rates below its own by keeping the first sample of each 1/rate slot; the highest row is its own mean rate). Step delay = delivery time - step time, including the counter's confirmation hold:\n"
-        for r in rows {
-            out += r.enumerated().map { i, c in String(repeating: " ", count: widths[i] - c.count) + c }.joined(separator: "  ") + "\n"
-        }
-        out += summary(rs) + "\n"
-        return out
-    }
 
     /// One sentence per rate: identical across latencies or not.
     static func summary(_ rs: [ReplayResult]) -> String {
@@ -100,7 +69,7 @@ enum WakesReplay {
     static func json(_ rs: [ReplayResult]) -> String {
         let items = rs.map { r in
             let delays = r.eventDelaysS.map { format3($0) }.joined(separator: ", ")
-            return "{\"rate_hz\": \(r.rateHz ?? 0), \"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.eventCount), \"mean_step_delay_s\": \(mean(r.eventDelaysS)), \"worst_step_delay_s\": \(r.eventDelaysS.max() ?? 0), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
+            return "{\"rate_hz\": \(r.rateHz ?? 0), \"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.eventCount), \"mean_step_delay_s\": \(mean(r.eventDelaysS)), \"worst_step_delay_s\": \(r.eventDelaysS.max() ?? 0), \"step_visibility_s\": \(EventVisibility.json(EventVisibility(delaysS: r.eventDelaysS)).serialized()), \"activity_visibility_s\": \(EventVisibility.json(r.activityDelaysS.map(EventVisibility.init)).serialized()), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
         }
         return "{\"identical\": \(RecordingReplay.analysesIdentical(rs)), \"results\": [\(items.joined(separator: ", "))]}"
     }
