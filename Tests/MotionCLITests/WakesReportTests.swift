@@ -118,3 +118,22 @@ func maxDelayLimitsTheReplayedStepVisibility(limit: Double) throws {
     let undocumented = keys.sorted().filter { !doc.contains("`\($0)`") && !doc.contains("`\($0)[]`") }
     #expect(undocumented.isEmpty, "undocumented --json keys: \(undocumented.joined(separator: ", "))")
 }
+
+// Measured mode with --html draws each capture, scaled to an hour, on the scheduler wake-ups chart.
+@Test func measuredCapturesAreDrawnOnTheWakeupsChart() throws {
+    let dir = try wakesTempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.json"), page = dir.appendingPathComponent("m.html")
+    try Data(#"{"samples": 1000, "userspace_returns": 10, "voluntary_ctxt_switches": 308, "cpu_time_s": 0.02, "duration_s": 10}"#.utf8).write(to: a)
+    try Data(#"{"samples": 1000, "userspace_returns": 1000, "voluntary_ctxt_switches": 1063, "cpu_time_s": 0.5, "duration_s": 10}"#.utf8).write(to: b)
+    let r = runCLI(["wakes", "--measured", a.path, "--measured", b.path, "--latencies", "1", "--html", page.path, "--json"])
+    #expect(r.code == 0, "\(r.err)")
+    let objects = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
+    #expect(objects.map { $0["capture"] as? String } == [a.path, b.path])
+    let html = try String(contentsOf: page, encoding: .utf8)
+    let chart = try #require(ReportChart(id: "chart-wakeups", in: html))
+    let marks = chart.all("path", class: "measured")
+    // 308 and 1063 switches in 10 s: 110880 and 382680 per hour, at the capture's latency (1 s).
+    #expect(marks.compactMap { $0.number("data-value") } == [110_880, 382_680])
+    #expect(marks.allSatisfy { $0.number("data-latency") == 1 })
+}

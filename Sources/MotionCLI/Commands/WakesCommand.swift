@@ -11,7 +11,7 @@ enum WakesCommand {
     static var spec: CommandSpec {
         CommandSpec(
             name: "wakes",
-            abstract: "Wake-ups, CPU time, energy, battery life and FIFO overflow for each rate and batch latency, and the setting to use.",
+            abstract: "Wake-up and battery cost of each rate and batch latency, and the setting to use.",
             discussion: """
             Three levels of wake-up are counted per hour: device deliveries (interrupts/bursts that
             take the CPU out of idle), scheduler wake-ups of the reading task, and returns to
