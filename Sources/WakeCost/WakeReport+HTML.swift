@@ -121,11 +121,9 @@ extension WakeReport {
         chart.drawX(x)
         chart.drawY(y, label: yLabel)
         for (k, r) in rates.enumerated() {
-            let colour = Self.palette[k % Self.palette.count], dash = Self.dashes[k % Self.dashes.count]
+            let colour = Self.palette[k % Self.palette.count]
             let series = predictions.filter { $0.configuration.rateHz == r }
-            let points = series.filter { $0.configuration.latencyS > 0 }.map { "\(chart.f(x.x($0.configuration.latencyS))),\(chart.f(y.y(value($0))))" }
-            chart.add("<polyline class=\"series\" data-rate=\"\(NumberFormat.json(r))\" points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2.2\""
-                      + (dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") + "/>\n")
+            addSeries(&chart, k: k, rate: r, points: series.filter { $0.configuration.latencyS > 0 }.map { (x.x($0.configuration.latencyS), y.y(value($0))) })
             for p in series {
                 let px = x.x(p.configuration.latencyS), py = y.y(value(p))
                 let tip = "\(NumberFormat.json(r)) Hz, latency \(NumberFormat.json(p.configuration.latencyS)) s: \(NumberFormat.compact(value(p))) \(yLabel)"
@@ -136,10 +134,7 @@ extension WakeReport {
                     chart.add("<circle class=\"lost\" cx=\"\(chart.f(px))\" cy=\"\(chart.f(py))\" r=\"7\" fill=\"none\" stroke=\"#c00\" stroke-width=\"1.4\"/>\n")
                 }
             }
-            let ly = chart.plotTop + 8 + Double(k) * 18
-            chart.add("<line x1=\"\(chart.f(chart.plotRight + 16))\" y1=\"\(chart.f(ly))\" x2=\"\(chart.f(chart.plotRight + 44))\" y2=\"\(chart.f(ly))\" stroke=\"\(colour)\" stroke-width=\"3\""
-                      + (dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") + "/>"
-                      + "<text x=\"\(chart.f(chart.plotRight + 50))\" y=\"\(chart.f(ly + 4))\" font-size=\"12\">\(NumberFormat.json(r)) Hz</text>\n")
+            addLegend(&chart, k: k, rate: r)
         }
         let legendBottom = chart.plotTop + 8 + Double(rates.count) * 18
         chart.add("<circle cx=\"\(chart.f(chart.plotRight + 30))\" cy=\"\(chart.f(legendBottom + 6))\" r=\"7\" fill=\"none\" stroke=\"#c00\" stroke-width=\"1.4\"/>"
@@ -156,6 +151,20 @@ extension WakeReport {
             chart.add(recommendedMark(chart, x.x(c.configuration.latencyS), y.y(value(c)), latency: c.configuration.latencyS, value: value(c)))
         }
         return chart.svg(description: "\(yLabel) against batch latency, one line per sampling rate.")
+    }
+
+    /// The polyline of the `k`-th rate through `points` (px), in its colour and dash pattern.
+    func addSeries(_ chart: inout SVGChart, k: Int, rate: Double, points: [(Double, Double)]) {
+        let dash = Self.dashes[k % Self.dashes.count]
+        chart.add("<polyline class=\"series\" data-rate=\"\(NumberFormat.json(rate))\" points=\"\(points.map { "\(chart.f($0.0)),\(chart.f($0.1))" }.joined(separator: " "))\" "
+                  + "fill=\"none\" stroke=\"\(Self.palette[k % Self.palette.count])\" stroke-width=\"2.2\"" + (dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") + "/>\n")
+    }
+
+    /// The legend entry of the `k`-th rate, right of the plot.
+    func addLegend(_ chart: inout SVGChart, k: Int, rate: Double) {
+        let dash = Self.dashes[k % Self.dashes.count], ly = chart.plotTop + 8 + Double(k) * 18
+        chart.add("<line x1=\"\(chart.f(chart.plotRight + 16))\" y1=\"\(chart.f(ly))\" x2=\"\(chart.f(chart.plotRight + 44))\" y2=\"\(chart.f(ly))\" stroke=\"\(Self.palette[k % Self.palette.count])\" stroke-width=\"3\""
+                  + (dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") + "/><text x=\"\(chart.f(chart.plotRight + 50))\" y=\"\(chart.f(ly + 4))\" font-size=\"12\">\(NumberFormat.json(rate)) Hz</text>\n")
     }
 
     /// The recommended point: a ring and a label, `data-latency` / `data-value` as plotted.
@@ -224,20 +233,16 @@ extension WakeReport {
         chart.drawX(x)
         chart.drawY(y, label: "\(what) [s]")
         for (k, r) in rates.enumerated() {
-            let colour = Self.palette[k % Self.palette.count], dash = Self.dashes[k % Self.dashes.count]
+            let colour = Self.palette[k % Self.palette.count]
             let series = replays.filter { $0.rateHz == r }
-            let points = series.filter { $0.latencyS > 0 }.map { "\(chart.f(x.x($0.latencyS))),\(chart.f(y.y(value($0))))" }
-            chart.add("<polyline class=\"series\" data-rate=\"\(NumberFormat.json(r))\" points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2.2\""
-                      + (dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") + "/>\n")
+            addSeries(&chart, k: k, rate: r, points: series.filter { $0.latencyS > 0 }.map { (x.x($0.latencyS), y.y(value($0))) })
             for p in series {
                 let tip = "\(NumberFormat.json(r)) Hz (replayed at \(NumberFormat.fixed(p.replayedRateHz, 1)) Hz), latency \(NumberFormat.json(p.latencyS)) s: \(what) \(NumberFormat.seconds(value(p))) s"
                     + (p.steps.meanS.map { ", mean step visibility \(NumberFormat.seconds($0)) s" } ?? "")
                 chart.add("<circle class=\"point\" data-rate=\"\(NumberFormat.json(r))\" data-latency=\"\(NumberFormat.json(p.latencyS))\" data-value=\"\(NumberFormat.json(value(p)))\" "
                           + "cx=\"\(chart.f(x.x(p.latencyS)))\" cy=\"\(chart.f(y.y(value(p))))\" r=\"3.6\" fill=\"\(colour)\"><title>\(NumberFormat.xml(tip))</title></circle>\n")
             }
-            let ly = chart.plotTop + 8 + Double(k) * 18
-            chart.add("<line x1=\"\(chart.f(chart.plotRight + 16))\" y1=\"\(chart.f(ly))\" x2=\"\(chart.f(chart.plotRight + 44))\" y2=\"\(chart.f(ly))\" stroke=\"\(colour)\" stroke-width=\"3\""
-                      + (dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"") + "/><text x=\"\(chart.f(chart.plotRight + 50))\" y=\"\(chart.f(ly + 4))\" font-size=\"12\">\(NumberFormat.json(r)) Hz</text>\n")
+            addLegend(&chart, k: k, rate: r)
         }
         if let limit {
             let py = y.y(limit)
