@@ -13,13 +13,13 @@ public struct ConfigurationReplay: Hashable, Sendable {
     /// Mean delay from a sample's timestamp to its delivery (s).
     public var meanSampleDelayS: Double
     /// When each counted step became visible.
-    public var steps: EventVisibility
+    public var steps: VisibilityDelays
     /// When each activity change was announced; nil while no activity classifier runs.
-    public var activity: EventVisibility?
+    public var activity: VisibilityDelays?
 
     /// Creates a replay summary.
     public init(rateHz: Double, replayedRateHz: Double, latencyS: Double, worstSampleDelayS: Double, meanSampleDelayS: Double,
-                steps: EventVisibility, activity: EventVisibility? = nil) {
+                steps: VisibilityDelays, activity: VisibilityDelays? = nil) {
         self.rateHz = rateHz
         self.replayedRateHz = replayedRateHz
         self.latencyS = latencyS

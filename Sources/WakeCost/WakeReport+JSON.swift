@@ -63,8 +63,8 @@ extension WakeReport {
             ("average_power_w", .number(p.averagePowerW)), ("battery_life_h", .number(p.batteryLifeH)),
             ("worst_latency_s", .number(p.worstLatencyS)),
             ("worst_sample_delay_s", .number(replay?.worstSampleDelayS)),
-            ("step_visibility_s", replay.map { EventVisibility.json($0.steps) } ?? EventVisibility.json(nil)),
-            ("activity_visibility_s", EventVisibility.json(replay?.activity)),
+            ("step_visibility_s", replay.map { VisibilityDelays.json($0.steps) } ?? VisibilityDelays.json(nil)),
+            ("activity_visibility_s", VisibilityDelays.json(replay?.activity)),
         ])
     }
 

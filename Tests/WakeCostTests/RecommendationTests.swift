@@ -55,14 +55,14 @@ func chosenIsTheCheapestSettingThatMeetsEveryConstraint(board: BoardProfile, max
     // Steps become visible 2.4 s after they happen at latency 0, later with batching.
     let replays = [(0.0, 2.4), (1.0, 3.1), (5.0, 6.9)].map { l, worst in
         ConfigurationReplay(rateHz: 25, replayedRateHz: 25, latencyS: l, worstSampleDelayS: l, meanSampleDelayS: l / 2,
-                            steps: EventVisibility(delaysS: [0.5, worst]))
+                            steps: VisibilityDelays(delaysS: [0.5, worst]))
     }
     let r = Recommendation.recommend(predictions: predictions, replays: replays, constraints: RecommendationConstraints(maxDelayS: 4))
     let chosen = try #require(r.chosen)
     #expect(chosen.prediction.configuration.latencyS == 1 && chosen.delayS == 3.1 && chosen.delayMeasure.contains("step visibility"))
     #expect(r.binding.first?.detail.contains("6.9") == true)
     // Without steps the replay's worst sample delay is limited.
-    let quiet = replays.map { var q = $0; q.steps = EventVisibility(delaysS: []); return q }
+    let quiet = replays.map { var q = $0; q.steps = VisibilityDelays(delaysS: []); return q }
     let s = Recommendation.recommend(predictions: predictions, replays: quiet, constraints: RecommendationConstraints(maxDelayS: 4))
     #expect(s.chosen?.prediction.configuration.latencyS == 1 && s.chosen?.delayMeasure.contains("sample delay") == true)
     // A limit below the analysis's own hold leaves nothing: no choice, a reason, no headline.

@@ -166,8 +166,8 @@ enum WakesCommand {
             for r in group {
                 out.append(ConfigurationReplay(rateHz: rate, replayedRateHz: r.rateHz ?? rate, latencyS: r.latencyS,
                                                worstSampleDelayS: r.worstDelayS, meanSampleDelayS: r.meanDelayS,
-                                               steps: EventVisibility(delaysS: r.eventDelaysS),
-                                               activity: r.activityDelaysS.map(EventVisibility.init)))
+                                               steps: VisibilityDelays(delaysS: r.eventDelaysS),
+                                               activity: r.activityDelaysS.map(VisibilityDelays.init)))
             }
         }
         return out

@@ -69,7 +69,7 @@ enum WakesReplay {
     static func json(_ rs: [ReplayResult]) -> String {
         let items = rs.map { r in
             let delays = r.eventDelaysS.map { format3($0) }.joined(separator: ", ")
-            return "{\"rate_hz\": \(r.rateHz ?? 0), \"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.eventCount), \"mean_step_delay_s\": \(mean(r.eventDelaysS)), \"worst_step_delay_s\": \(r.eventDelaysS.max() ?? 0), \"step_visibility_s\": \(EventVisibility.json(EventVisibility(delaysS: r.eventDelaysS)).serialized()), \"activity_visibility_s\": \(EventVisibility.json(r.activityDelaysS.map(EventVisibility.init)).serialized()), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
+            return "{\"rate_hz\": \(r.rateHz ?? 0), \"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.eventCount), \"mean_step_delay_s\": \(mean(r.eventDelaysS)), \"worst_step_delay_s\": \(r.eventDelaysS.max() ?? 0), \"step_visibility_s\": \(VisibilityDelays.json(VisibilityDelays(delaysS: r.eventDelaysS)).serialized()), \"activity_visibility_s\": \(VisibilityDelays.json(r.activityDelaysS.map(VisibilityDelays.init)).serialized()), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
         }
         return "{\"identical\": \(RecordingReplay.analysesIdentical(rs)), \"results\": [\(items.joined(separator: ", "))]}"
     }

@@ -3,7 +3,7 @@ import MotionCore
 /// How late events of one kind (steps, activity changes) became visible to the application in a
 /// replay: per event, the delivery time of the batch that produced it minus the event's own time
 /// (s), which includes the analysis's own confirmation hold.
-public struct EventVisibility: Hashable, Sendable {
+public struct VisibilityDelays: Hashable, Sendable {
     /// One delay per event, in event order (s).
     public var delaysS: [Double]
 
@@ -19,7 +19,7 @@ public struct EventVisibility: Hashable, Sendable {
 
     /// `{"max": s, "mean": s}`; both null when `visibility` is nil (the analysis did not run, e.g.
     /// `activity_visibility_s` until the activity classifier exists) or saw no events.
-    public static func json(_ visibility: EventVisibility?) -> JSONValue {
+    public static func json(_ visibility: VisibilityDelays?) -> JSONValue {
         .object([("max", .number(visibility?.maxS)), ("mean", .number(visibility?.meanS))])
     }
 }
