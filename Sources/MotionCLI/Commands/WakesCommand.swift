@@ -85,7 +85,7 @@ enum WakesCommand {
         let predictions = WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board, chips: chips)
         let report = WakeReport(board: board, predictions: predictions)
 
-        var replay: [ReplayResult] = []
+        var replay: WakesReplay.Outcome?
         if let recording = args.argument("RECORDING") {
             replay = try WakesReplay.run(recording: recording, rates: rates, latencies: latencies)
         }
@@ -93,7 +93,7 @@ enum WakesCommand {
         if let htmlPath = args.string("html") {
             var notes = ["Buffering: \(buffering.rawValue); sensors: \(args.flag("gyro") ? "accel+gyro" : "accel"). Red rings: the first chip's FIFO overflows at that setting (samples lost). Model and sources: docs/wake-cost.md."]
             var sections: [(String, [[String]])] = []
-            if !replay.isEmpty {
+            if let replay {
                 notes.append(WakesReplay.summary(replay))
                 sections.append(("Replay of \(args.argument("RECORDING") ?? "")", WakesReplay.rows(replay)))
             }
@@ -101,13 +101,13 @@ enum WakesCommand {
             io.err("wrote \(htmlPath)")
         }
         if args.flag("json") {
-            io.writeOut(report.json(sensors: sensors, extra: replay.isEmpty ? [] : [("replay", WakesReplay.json(replay))]))
+            io.writeOut(report.json(sensors: sensors, extra: replay.map { [("replay", WakesReplay.json($0))] } ?? []))
         } else if args.flag("csv") {
             io.writeOut(report.csv())
         } else {
             io.out("Board \(board.name): idle \(fmt(board.idlePowerW)) W, active \(fmt(board.activePowerW)) W, battery \(fmt(board.batteryWh)) Wh usable; buffering \(buffering.rawValue); sensors \(args.flag("gyro") ? "accel+gyro" : "accel").")
             io.writeOut(report.table())
-            if !replay.isEmpty {
+            if let replay {
                 io.out("")
                 io.writeOut(WakesReplay.table(replay))
             }

@@ -1,16 +1,23 @@
-import MotionAnalysis
-
 extension StepCounterConfiguration {
-    /// Applies one `NAME=VALUE` override (times in seconds, other values plain numbers), for
-    /// `motionbatch eval steps --param`.
-    /// - Throws: ``CLIError/usage(_:)`` for an unknown name or a bad value.
-    mutating func set(_ assignment: String) throws {
-        let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let v = Double(parts[1]), v.isFinite else {
-            throw CLIError.usage("--param expects NAME=NUMBER, got '\(assignment)'")
-        }
+    /// Sets the parameter `name` (as in ``parameterNames``) to `value`: times in seconds, booleans
+    /// 0 (false) or anything else (true), counts rounded down, other values as they are. For
+    /// experiments (`motionbatch eval steps --param NAME=VALUE`).
+    /// - Throws: ``StepCounterError/unknownParameter(_:)``, or
+    ///   ``StepCounterError/invalidConfiguration(_:)`` when the value is not finite, beyond ±10⁹, or
+    ///   makes the configuration invalid (nothing is changed then).
+    public mutating func set(_ name: String, to v: Double) throws(StepCounterError) {
+        guard Self.parameterNames.contains(name) else { throw .unknownParameter(name) }
+        // Beyond 10^9 (s: 31 years) a time no longer fits in Int64 nanoseconds.
+        guard v.isFinite, v.magnitude <= 1e9 else { throw .invalidConfiguration("\(name) must be a finite number within ±1e9, got \(v)") }
+        var c = self
+        try c.assign(name, v)
+        try c.validate()
+        self = c
+    }
+
+    private mutating func assign(_ name: String, _ v: Double) throws(StepCounterError) {
         let ns = Int64((v * 1e9).rounded())
-        switch parts[0] {
+        switch name {
         case "minAmplitude": minAmplitude = v
         case "continuationAmplitude": continuationAmplitude = v
         case "alternatingRuns": alternatingRuns = v != 0
@@ -37,13 +44,12 @@ extension StepCounterConfiguration {
         case "periodicityWindow": periodicityWindow = ns
         case "periodicityTolerance": periodicityTolerance = v
         default:
-            throw CLIError.usage("--param: unknown parameter '\(parts[0])' (\(Self.parameterNames.joined(separator: ", ")))")
+            throw .unknownParameter(name)
         }
-        do { try validate() } catch { throw CLIError.usage("--param \(assignment): \(error)") }
     }
 
-    /// The names `set(_:)` accepts.
-    static let parameterNames = ["minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity", "minWalkingPeriodicity", "walkingCheckSteps",
+    /// The names ``set(_:to:)`` and ``value(of:)`` accept.
+    public static let parameterNames = ["minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity", "minWalkingPeriodicity", "walkingCheckSteps",
                                  "periodicityWindow", "periodicityTolerance", "weakRunIntervalRatio",
                                  "weakRunAmplitudeRatio", "maxIntervalRatio", "maxAmplitudeRatio",
                                  "alternatingIntervalRatio", "continuationMinPhase", "confirmationSteps",
@@ -51,9 +57,9 @@ extension StepCounterConfiguration {
                                  "minStepInterval", "maxStepInterval", "maxGapInPeriods", "maxInputGap",
                                  "alternatingRuns", "fillMissedSteps"]
 
-    /// The current value of a parameter in the units `set(_:)` takes (seconds for times, 0/1 for
-    /// booleans), or nil for an unknown name.
-    func value(of name: String) -> Double? {
+    /// The current value of a parameter in the units ``set(_:to:)`` takes (seconds for times, 0/1
+    /// for booleans), or nil for an unknown name.
+    public func value(of name: String) -> Double? {
         func s(_ ns: Int64) -> Double { Double(ns) / 1e9 }
         switch name {
         case "minAmplitude": return minAmplitude
