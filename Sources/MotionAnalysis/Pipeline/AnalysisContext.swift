@@ -8,20 +8,23 @@ public struct AnalysisContext {
     public let labels: SampleLabels?
     /// Index in the stream of the delivery's first sample (0 for the first sample ever delivered).
     public let firstSampleIndex: Int
-    /// Outputs of the analyzers before this one, by position.
+    /// Outputs by position; those before `available` are this delivery's.
     private let outputs: [any AnalysisOutput]
+    /// The position of the analyzer being run: it may read the outputs of those before it.
+    private let available: Int
 
-    init(labels: SampleLabels?, firstSampleIndex: Int, outputs: [any AnalysisOutput]) {
+    init(labels: SampleLabels?, firstSampleIndex: Int, outputs: [any AnalysisOutput], available: Int) {
         self.labels = labels
         self.firstSampleIndex = firstSampleIndex
         self.outputs = outputs
+        self.available = available
     }
 
     /// The output that the analyzer at `handle` produced for this delivery (or for the end of the
     /// stream, during ``BatchAnalyzer/finish(context:)``).
     /// - Precondition: that analyzer was added to the pipeline before the one asking.
     public func output<A: BatchAnalyzer>(of handle: AnalyzerHandle<A>) -> A.Output {
-        precondition(handle.index < outputs.count, "an analyzer can only read the outputs of analyzers added before it")
+        precondition(handle.index < available, "an analyzer can only read the outputs of analyzers added before it")
         guard let output = outputs[handle.index] as? A.Output else {
             preconditionFailure("analyzer handle \(handle.index) does not belong to this pipeline (it holds \(type(of: outputs[handle.index])))")
         }

@@ -21,7 +21,8 @@ import MotionCore
 public struct AnalysisPipeline {
     private var analyzers: [any BatchAnalyzer] = []
     private var visibility: [EventVisibility] = []
-    /// This delivery's outputs, by position (reused between deliveries).
+    /// The outputs of the current delivery, by position: slot `i` is overwritten when analyzer `i`
+    /// has run (a fixed-size array, so that a delivery allocates nothing here).
     private var outputs: [any AnalysisOutput] = []
     /// The analyzers' names, in order.
     public private(set) var names: [String] = []
@@ -46,6 +47,7 @@ public struct AnalysisPipeline {
     public mutating func add<A: BatchAnalyzer>(_ analyzer: A) -> AnalyzerHandle<A> {
         precondition(deliveries == 0 && !isFinished, "analyzers are added before the first delivery")
         analyzers.append(analyzer)
+        outputs.append(NoOutput())
         names.append(analyzer.name)
         visibility.append(EventVisibility())
         return AnalyzerHandle(index: analyzers.count - 1)
@@ -61,12 +63,11 @@ public struct AnalysisPipeline {
         precondition(labels == nil || labels!.count == batch.count, "one label per sample")
         if let failure { throw failure }
         let first = samplesConsumed
-        outputs.removeAll(keepingCapacity: true)
         for i in analyzers.indices {
             let output: any AnalysisOutput
             do {
-                // The context is built in the call so that it is released before `outputs` grows.
-                output = try Self.consume(&analyzers[i], batch, AnalysisContext(labels: labels, firstSampleIndex: first, outputs: outputs))
+                // The context is built in the call so that it is released before `outputs` changes.
+                output = try Self.consume(&analyzers[i], batch, AnalysisContext(labels: labels, firstSampleIndex: first, outputs: outputs, available: i))
             } catch {
                 let index = (error as? any SampleError)?.sampleIndexInBatch.map { first + $0 }
                 throw fail(AnalysisFailure(analyzer: names[i], sampleIndex: index, problem: "\(error)"))
@@ -85,11 +86,10 @@ public struct AnalysisPipeline {
         precondition(!isFinished, "finish called twice")
         if let failure { throw failure }
         isFinished = true
-        outputs.removeAll(keepingCapacity: true)
         for i in analyzers.indices {
             let output: any AnalysisOutput
             do {
-                output = try Self.finish(&analyzers[i], AnalysisContext(labels: nil, firstSampleIndex: samplesConsumed, outputs: outputs))
+                output = try Self.finish(&analyzers[i], AnalysisContext(labels: nil, firstSampleIndex: samplesConsumed, outputs: outputs, available: i))
             } catch {
                 throw fail(AnalysisFailure(analyzer: names[i], sampleIndex: nil, problem: "\(error)"))
             }
@@ -105,7 +105,7 @@ public struct AnalysisPipeline {
     private mutating func collect(_ output: any AnalysisOutput, from i: Int, visibleAt: Int64) {
         let events = output.eventTimes
         if !events.isEmpty { visibility[i].record(events, visibleAt: visibleAt) }
-        outputs.append(output)
+        outputs[i] = output
     }
 
     private static func consume<A: BatchAnalyzer>(_ analyzer: inout A, _ batch: SampleBatch, _ context: AnalysisContext) throws -> any AnalysisOutput {
