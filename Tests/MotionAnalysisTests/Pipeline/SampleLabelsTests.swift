@@ -24,9 +24,11 @@ struct SampleLabelsTests {
             let n = Int.random(in: 0...min(pending.count, 40), using: &g)
             let head = pending.removeFirst(n)
             #expect(head.count == n)
-            #expect(head.runs.first?.start ?? 0 == 0)
             taken += head.labels
             #expect(pending.labels == Array(all[taken.count...]))
+            // Both parts stay in canonical form: no empty run, no two neighbours with one label.
+            #expect(head.runs == SampleLabels(head.labels).runs)
+            #expect(pending.runs == SampleLabels(pending.labels).runs)
         }
         #expect(taken == all)
     }
