@@ -14,6 +14,24 @@ struct StepCounterConfigurationParameterTests {
         #expect(defaults.value(of: "noSuchThing") == nil)
     }
 
+    /// Each name reaches its own parameter: changing one changes only its value.
+    @Test func eachNameChangesOnlyItsParameter() throws {
+        let defaults = StepCounterConfiguration()
+        for name in StepCounterConfiguration.parameterNames {
+            let v = defaults.value(of: name)!
+            var c = defaults
+            // A nearby valid value that changes it: booleans toggle, counts and others move a little.
+            for candidate in [v == 0 ? 1 : (v == 1 && ["alternatingRuns", "fillMissedSteps"].contains(name) ? 0 : v * 1.1), v + 1, v * 0.9, v - 1] {
+                var attempt = defaults
+                if (try? attempt.set(name, to: candidate)) != nil, attempt != defaults { c = attempt; break }
+            }
+            #expect(c != defaults, "\(name): no nearby valid value changed it")
+            for other in StepCounterConfiguration.parameterNames where other != name {
+                #expect(c.value(of: other) == defaults.value(of: other), "setting \(name) changed \(other)")
+            }
+        }
+    }
+
     @Test func aSetValueIsReadBackInItsUnits() throws {
         var c = StepCounterConfiguration()
         try c.set("maxHold", to: 2.5)
