@@ -79,26 +79,26 @@ enum WakesCommand {
         }
 
         let predictions = WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board, chips: chips)
-        var results: [ReplayResult] = []
-        if let recording { results = try WakesReplay.run(recording: recording, rates: rates, latencies: latencies) }
+        var outcome: WakesReplay.Outcome?
+        if let recording { outcome = try WakesReplay.run(recording: recording, rates: rates, latencies: latencies) }
         let report = WakeReport(board: board, predictions: predictions, chips: chips,
-                                replays: configurationReplays(results, rates: rates), constraints: constraints)
+                                replays: configurationReplays(outcome?.rows ?? [], rates: rates), constraints: constraints)
 
         if let htmlPath = args.string("html") {
             var notes: [String] = []
-            if !results.isEmpty { notes.append(WakesReplay.summary(results)) }
+            if let outcome { notes.append(WakesReplay.summary(outcome)) }
             try CLIFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)" + (recording.map { ", \($0)" } ?? ""), notes: notes), to: htmlPath)
             io.err("wrote \(htmlPath)")
         }
         if args.flag("json") {
-            io.writeOut(report.json(extra: results.isEmpty ? [] : [("replay", WakesReplay.json(results))]))
+            io.writeOut(report.json(extra: outcome.map { [("replay", WakesReplay.json($0))] } ?? []))
         } else if args.flag("csv") {
             io.writeOut(report.csv())
         } else {
             io.writeOut(report.text())
-            if !results.isEmpty {
+            if let outcome {
                 io.out("")
-                for line in WakesReplay.summary(results).split(separator: "\n") { io.writeOut(TextTable.wrap(String(line))) }
+                for line in WakesReplay.summary(outcome).split(separator: "\n") { io.writeOut(TextTable.wrap(String(line))) }
             }
         }
     }
@@ -155,18 +155,18 @@ enum WakesCommand {
         return chips
     }
 
-    /// The replayer's results as the report's per-configuration replays: one per swept rate and
+    /// The replayer's rows as the report's per-configuration replays: one per swept rate and
     /// latency (a rate at or above the recording's own stands for the replay at its own rate).
-    static func configurationReplays(_ results: [ReplayResult], rates: [Double]) -> [ConfigurationReplay] {
-        let own = results.compactMap(\.rateHz).filter { !rates.contains($0) }
+    static func configurationReplays(_ rows: [WakesReplay.Row], rates: [Double]) -> [ConfigurationReplay] {
+        let own = rows.map(\.rateHz).filter { !rates.contains($0) }
         var out: [ConfigurationReplay] = []
         for rate in rates {
-            let exact = results.filter { $0.rateHz == rate }
-            let group = exact.isEmpty ? results.filter { r in own.contains { $0 == r.rateHz } && (r.rateHz ?? 0) <= rate } : exact
+            let exact = rows.filter { $0.rateHz == rate }
+            let group = exact.isEmpty ? rows.filter { r in own.contains(r.rateHz) && r.rateHz <= rate } : exact
             for r in group {
-                out.append(ConfigurationReplay(rateHz: rate, replayedRateHz: r.rateHz ?? rate, latencyS: r.latencyS,
+                out.append(ConfigurationReplay(rateHz: rate, replayedRateHz: r.rateHz, latencyS: r.latencyS,
                                                worstSampleDelayS: r.worstDelayS, meanSampleDelayS: r.meanDelayS,
-                                               steps: VisibilityDelays(delaysS: r.eventDelaysS),
+                                               steps: VisibilityDelays(delaysS: r.stepDelaysS),
                                                activity: r.activityDelaysS.map(VisibilityDelays.init)))
             }
         }

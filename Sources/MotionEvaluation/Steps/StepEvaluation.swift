@@ -1,17 +1,15 @@
 import MotionAnalysis
 import MotionCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Runs ``StepCounter`` over the step recordings of a datasets folder (`manifest.csv` + CSV files, as
-/// in `../shared/datasets`) and computes the accuracy figures of issue 4. Recordings are read with
-/// MotionCore's ``Recording`` reader and fed one sample per call, so the latency of every emitted
-/// step is measured exactly.
-public struct StepDatasetEvaluation: Sendable {
+/// The step counter's accuracy on the step recordings of a datasets folder (`manifest.csv` + CSV
+/// files, as in `../shared/datasets`): per file the count against the truth, per-step matching
+/// where the truth has every step's time, and how late each step was emitted; per set the
+/// aggregate figures of issue 4, judged against ``Target`` by ``verdicts(_:)``.
+///
+/// Every recording goes through the one replay (``MotionAnalysis/RecordingReplay``) with the
+/// standard pipeline, delivered one sample at a time, so the latency of every step (the time of
+/// the sample whose processing emitted it minus the step's time) is measured exactly.
+public struct StepEvaluation: Sendable {
     /// The evaluation sets.
     public enum Set: String, Sendable, CaseIterable {
         /// Oxford phone walks (foot-switch truth per step).
@@ -54,6 +52,11 @@ public struct StepDatasetEvaluation: Sendable {
         public var errorPercent: Double? { truth == 0 ? nil : 100 * Double(counted - truth) / Double(truth) }
         /// Steps counted beyond the truth (the false steps of a non-walking recording).
         public var excess: Int { max(0, counted - truth) }
+        /// The file name without folders (`Samsung_Dario_Hard_InHand_1.csv`).
+        public var fileName: String { String(path.split(separator: "/").last ?? "") }
+        /// The first two `_`-separated parts of the file name: phone and user in the Oxford set
+        /// (`Samsung_Dario`).
+        public var phoneAndUser: String { fileName.split(separator: "_").prefix(2).joined(separator: "_") }
     }
 
     /// Aggregate figures of one set.
@@ -89,6 +92,22 @@ public struct StepDatasetEvaluation: Sendable {
         public var falseStepsPerHour: Double { hours > 0 ? Double(falseSteps) / hours : 0 }
         /// Longest emission latency, seconds.
         public var maxLatencySeconds: Double { files.map(\.maxLatencySeconds).max() ?? 0 }
+
+        /// Mean and largest absolute percentage error over the files that `keep` selects and that
+        /// have truth > 0; nil when there are none (e.g. one phone of a set held out).
+        public func absoluteError(where keep: (FileResult) -> Bool) -> (mean: Double, worst: Double)? {
+            let e = files.filter(keep).compactMap { $0.errorPercent.map(abs) }
+            guard let worst = e.max() else { return nil }
+            return (e.reduce(0, +) / Double(e.count), worst)
+        }
+
+        /// MAPE per group of files (`key` of each file), groups sorted by key; files without
+        /// truth count as 0 % error.
+        public func mapeByGroup(_ key: (FileResult) -> String) -> [(group: String, mape: Double, files: Int)] {
+            var groups: [String: [Double]] = [:]
+            for x in files { groups[key(x), default: []].append(abs(x.errorPercent ?? 0)) }
+            return groups.keys.sorted().map { k in (k, groups[k]!.reduce(0, +) / Double(groups[k]!.count), groups[k]!.count) }
+        }
     }
 
     /// Targets of issue 4.
@@ -120,60 +139,36 @@ public struct StepDatasetEvaluation: Sendable {
     public var amplitudeScale: Double
 
     /// Prepares an evaluation of `directory` (which must hold `manifest.csv`).
+    /// - Precondition: `amplitudeScale` is finite and positive.
     public init(directory: String, configuration: StepCounterConfiguration = StepCounterConfiguration(), amplitudeScale: Double = 1) {
+        precondition(amplitudeScale.isFinite && amplitudeScale > 0, "amplitude scale must be finite and > 0")
         self.directory = directory
         self.configuration = configuration
         self.amplitudeScale = amplitudeScale
     }
 
-    /// Applies ``amplitudeScale`` to a recording's samples.
-    static func scaled(_ samples: [Sample], by k: Double) -> [Sample] {
-        guard k != 1, !samples.isEmpty else { return samples }
-        var m = Vector3(0, 0, 0)
-        for s in samples { m = Vector3(m.x + s.accel.x, m.y + s.accel.y, m.z + s.accel.z) }
-        let n = Double(samples.count)
-        m = Vector3(m.x / n, m.y / n, m.z / n)
-        return samples.map { s in
-            var t = s
-            t.accel = Vector3(m.x + k * (s.accel.x - m.x), m.y + k * (s.accel.y - m.y), m.z + k * (s.accel.z - m.z))
-            return t
-        }
-    }
-
     /// One manifest row relevant to step counting.
     struct Entry { var path: String; var activity: String; var truth: Int; var set: Set }
 
-    /// Reads `manifest.csv` and keeps the step recordings.
-    /// - Throws: ``CLIError`` naming the manifest line on a malformed row.
+    /// The manifest's step recordings (paths under `steps/`), each with its set.
+    /// - Throws: as ``DatasetManifest/init(directory:)``; a ``MotionCore/RecordingError`` naming the
+    ///   line and column of a missing or bad `steps_true`.
     func entries() throws -> [Entry] {
-        let manifest = directory + "/manifest.csv"
-        let text = try Self.readText(manifest)
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        guard let header = lines.first?.split(separator: ",", omittingEmptySubsequences: false).map(String.init),
-              let pathCol = header.firstIndex(of: "path"), let actCol = header.firstIndex(of: "activity"),
-              let truthCol = header.firstIndex(of: "steps_true") else {
-            throw CLIError.failure("\(manifest):1: missing header with path, activity, steps_true")
-        }
+        let manifest = try DatasetManifest(directory: directory)
         var out: [Entry] = []
-        for (n, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == header.count else {
-                throw CLIError.failure("\(manifest):\(n + 1): expected \(header.count) columns, found \(f.count)")
-            }
-            let path = f[pathCol]
-            guard path.hasPrefix("steps/") else { continue }
-            guard let truth = Int(f[truthCol]) else {
-                throw CLIError.failure("\(manifest):\(n + 1): steps_true '\(f[truthCol])' is not an integer")
-            }
-            let activity = f[actCol]
-            let set: Set = path.hasPrefix("steps/oxford/") ? .oxford : (activity == "walking" ? .bangleWalks : .nonWalking)
-            out.append(Entry(path: path, activity: activity, truth: truth, set: set))
+        for row in manifest.entries where row.path.hasPrefix("steps/") {
+            let truth = try row.requiredInteger("steps_true")
+            let activity = try row.field("activity")
+            let set: Set = row.path.hasPrefix("steps/oxford/") ? .oxford : (activity == "walking" ? .bangleWalks : .nonWalking)
+            out.append(Entry(path: row.path, activity: activity, truth: truth, set: set))
         }
         return out
     }
 
     /// Evaluates every step recording, grouped by set.
-    /// - Throws: ``CLIError`` or ``RecordingError`` naming the file and line of any bad input.
+    /// - Parameter progress: called with each recording's path before it is evaluated.
+    /// - Throws: ``MotionCore/RecordingError`` (or `SystemError`) naming the file and line of any
+    ///   bad input, or a manifest without recordings for a set.
     public func run(progress: (String) -> Void = { _ in }) throws -> [SetResult] {
         var results: [Set: [FileResult]] = [:]
         for e in try entries() {
@@ -182,78 +177,53 @@ public struct StepDatasetEvaluation: Sendable {
         }
         let missing = Set.allCases.filter { results[$0] == nil }
         if !missing.isEmpty {
-            throw CLIError.failure("\(directory)/manifest.csv: no recordings for set(s) \(missing.map(\.rawValue).joined(separator: ", "))")
+            throw RecordingError(file: directory + "/manifest.csv", line: nil,
+                                 problem: "no recordings for set(s) \(missing.map(\.rawValue).joined(separator: ", "))")
         }
         return Set.allCases.map { SetResult(set: $0, files: results[$0]!) }
     }
 
-    /// Runs the counter over one recording.
+    /// Runs the standard pipeline over one recording, one sample per delivery.
     func evaluate(_ e: Entry) throws -> FileResult {
         let path = directory + "/" + e.path
-        var recording = try Recording.read(path: path)
-        recording.samples = Self.scaled(recording.samples, by: amplitudeScale)
-        var counter = try StepCounter(configuration: configuration)
-        var steps: [Int64] = []
-        var maxLatency: Int64 = 0
-        try recording.samples.withUnsafeBufferPointer { all in
-            for i in all.indices {
-                let before = steps.count
-                do {
-                    try counter.process(UnsafeBufferPointer(rebasing: all[i..<(i + 1)]), into: &steps)
-                } catch {
-                    throw CLIError.failure("\(path): sample \(i + 1): \(error)")
-                }
-                if steps.count > before, let first = steps[before...].min() {
-                    maxLatency = max(maxLatency, all[i].timestamp - first)
-                }
-            }
+        var transform: ((inout [Sample]) -> Void)?
+        if amplitudeScale != 1 {
+            let scaling = try AmplitudeScaling(recording: path, scale: amplitudeScale)
+            transform = { scaling.apply(to: &$0) }
         }
-        let duration = recording.samples.isEmpty ? 0 : Double(recording.samples.last!.timestamp - recording.samples.first!.timestamp) / 1e9
+        let (replay, handles) = try StandardAnalyzers.replay(path: path, policy: .perSample, steps: configuration, transform: transform)
+        let pipeline = replay.sessions[0].pipeline
+        let steps = pipeline.result(of: handles.steps).timestamps
         var matching: StepMatching?
         if e.set == .oxford {
-            let truthPath = String(path.dropLast(4)) + ".steps.csv"
-            matching = StepMatching(detected: steps, truth: try Self.readStepTimes(truthPath))
+            matching = StepMatching(detected: steps, truth: try StepTruth.read(StepTruth.path(forRecording: path)))
         }
         return FileResult(path: e.path, activity: e.activity, counted: steps.count, truth: e.truth,
-                          durationSeconds: duration, maxLatencySeconds: Double(maxLatency) / 1e9,
+                          durationSeconds: pipeline.result(of: handles.stream).durationSeconds,
+                          maxLatencySeconds: pipeline.visibility(of: handles.steps).worstSeconds ?? 0,
                           matching: matching, steps: steps)
     }
 
-    /// Reads a `.steps.csv` file (header `time_s`, one time in seconds per line) as nanoseconds.
-    /// - Throws: ``CLIError`` naming file and line of a bad value.
-    static func readStepTimes(_ path: String) throws -> [Int64] {
-        let text = try readText(path)
-        var out: [Int64] = []
-        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            if n == 0 {
-                guard line == "time_s" else { throw CLIError.failure("\(path):1: expected header 'time_s'") }
-                continue
+    /// Every aggregate figure of `results` against its target, in set order.
+    public static func verdicts(_ results: [SetResult]) -> [TargetVerdict] {
+        typealias T = Target
+        var v: [TargetVerdict] = []
+        for r in results {
+            let s = r.set.rawValue
+            switch r.set {
+            case .oxford:
+                v.append(TargetVerdict(set: s, name: "mape_percent", value: r.mape, target: T.oxfordMAPE, comparison: .atMost))
+                v.append(TargetVerdict(set: s, name: "max_abs_error_percent", value: r.maxAbsErrorPercent, target: T.oxfordMaxError, comparison: .atMost))
+                v.append(TargetVerdict(set: s, name: "precision", value: r.precision ?? 0, target: T.oxfordPrecisionRecall, comparison: .atLeast))
+                v.append(TargetVerdict(set: s, name: "recall", value: r.recall ?? 0, target: T.oxfordPrecisionRecall, comparison: .atLeast))
+            case .bangleWalks:
+                v.append(TargetVerdict(set: s, name: "mape_percent", value: r.mape, target: T.bangleMAPE, comparison: .atMost))
+                v.append(TargetVerdict(set: s, name: "max_abs_error_percent", value: r.maxAbsErrorPercent, target: T.bangleMaxError, comparison: .atMost))
+            case .nonWalking:
+                v.append(TargetVerdict(set: s, name: "false_steps_per_hour", value: r.falseStepsPerHour, target: T.falseStepsPerHour, comparison: .atMost))
             }
-            if line.isEmpty { continue }
-            guard let s = Double(line), s.isFinite else {
-                throw CLIError.failure("\(path):\(n + 1): '\(line)' is not a time in seconds")
-            }
-            out.append(Int64((s * 1e9).rounded()))
+            v.append(TargetVerdict(set: s, name: "max_latency_s", value: r.maxLatencySeconds, target: T.latencySeconds, comparison: .atMost))
         }
-        return out
-    }
-
-    /// Reads a whole small text file (`fopen`/`fread`).
-    static func readText(_ path: String) throws -> String {
-        guard let f = fopen(path, "rb") else {
-            throw CLIError.failure("\(path): cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-            if n < chunk.count {
-                if ferror(f) != 0 { throw CLIError.failure("\(path): read error") }
-                break
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return v
     }
 }

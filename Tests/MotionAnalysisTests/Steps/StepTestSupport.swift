@@ -2,9 +2,6 @@ import Foundation
 import MotionCore
 import MotionTestSupport
 
-/// The shared datasets folder (`TestPaths.datasetsRoot`).
-let stepDatasetsRoot = TestPaths.datasetsRoot
-
 /// Synthetic signals for the unit tests (gravity included, m/s²).
 enum SyntheticMotion {
     /// Rotates gravity plus a vertical-ish acceleration `a` by an orientation that drifts slowly,

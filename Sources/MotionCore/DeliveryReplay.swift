@@ -1,21 +1,23 @@
-import MotionCore
-
-/// Replays a recorded stream through MotionCore's ``Batcher`` at one delivery policy and
-/// measures what the model predicts: deliveries and the delay between each sample and its
-/// delivery. A state machine over the samples: no I/O, no clock.
+/// A recorded stream delivered as a live device would deliver it: MotionCore's ``Batcher`` at one
+/// ``DeliveryPolicy``, plus what the deliveries cost the application: how many there were, the
+/// largest, and the delay between each sample and its delivery. A state machine over the samples:
+/// no I/O, no clock (time comes from the sample timestamps).
 public struct DeliveryReplay: Sendable {
     /// The policy replayed.
     public let policy: DeliveryPolicy
     private var batcher: Batcher
-    /// Deliveries so far.
+    /// Deliveries (wake-ups) so far.
     public private(set) var deliveries = 0
     /// Samples delivered so far.
     public private(set) var samples = 0
+    /// Most samples in one delivery so far.
+    public private(set) var largestDelivery = 0
     /// Largest delivery − timestamp so far (ns).
     public private(set) var worstDelayNs: Int64 = 0
     private var delaySumNs: Double = 0
 
     /// Creates a replay.
+    /// - Precondition: the policy is valid for ``Batcher``.
     public init(policy: DeliveryPolicy) {
         self.policy = policy
         self.batcher = Batcher(policy: policy)
@@ -39,6 +41,7 @@ public struct DeliveryReplay: Sendable {
 
     private mutating func account(_ b: SampleBatch) {
         deliveries += 1
+        largestDelivery = max(largestDelivery, b.count)
         for s in b.samples {
             let d = b.deliveredAt - s.timestamp
             worstDelayNs = max(worstDelayNs, d)

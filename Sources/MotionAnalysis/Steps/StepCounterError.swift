@@ -11,6 +11,8 @@ public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertibl
     case timestampOutOfRange(index: Int, timestamp: Int64)
     /// A configuration value out of range.
     case invalidConfiguration(String)
+    /// A parameter name that ``StepCounterConfiguration/set(_:to:)`` does not know.
+    case unknownParameter(String)
 
     /// A one-line description naming the sample (index within the batch) and the problem.
     public var description: String {
@@ -26,6 +28,8 @@ public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertibl
             return "sample \(index) of the batch: timestamp \(timestamp) ns is out of range (must be within ±2^62 ns)"
         case let .invalidConfiguration(why):
             return "invalid step counter configuration: \(why)"
+        case let .unknownParameter(name):
+            return "unknown parameter '\(name)' (known: \(StepCounterConfiguration.parameterNames.joined(separator: ", ")))"
         }
     }
 }
