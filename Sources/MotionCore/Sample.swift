@@ -21,6 +21,10 @@ public struct Sample: Hashable, Sendable {
         self.gyro = gyro
     }
 
+    /// Largest |timestamp| that replays and analyses accept: 2⁶² ns, about 146 years, so that the
+    /// difference of any two accepted timestamps (and a latency added to one) fits in Int64.
+    public static let timestampLimit: Int64 = 1 << 62
+
     /// The timestamp in seconds (for display; analysis should keep integer nanoseconds).
     @inlinable
     public var seconds: Double { Double(timestamp) / 1e9 }
