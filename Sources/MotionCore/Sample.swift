@@ -23,7 +23,10 @@ public struct Sample: Hashable, Sendable {
 
     /// Largest |timestamp| that replays and analyses accept: 2⁶² ns, about 146 years, so that the
     /// difference of any two accepted timestamps (and a latency added to one) fits in Int64.
-    public static let timestampLimit: Int64 = 1 << 62
+    /// (A computed constant, inlined: a stored global would cost a `swift_once` per access in
+    /// other modules' hot loops.)
+    @inlinable
+    public static var timestampLimit: Int64 { 1 << 62 }
 
     /// The timestamp in seconds (for display; analysis should keep integer nanoseconds).
     @inlinable
