@@ -103,13 +103,13 @@ struct StepsCommandTests {
         }
     }
 
-    @Test func aStepCounterRefusalNamesTheLine() throws {
-        // Line 4's time is beyond the step counter's ±2^62 ns range.
+    @Test func anOutOfRangeTimeIsRefusedWithItsLine() throws {
+        // Line 4's time is beyond the analyses' ±2^62 ns range.
         let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.02,0,0,9.8\n5000000000,0,0,9.8\n", name: "far.csv")
         for args in [["steps", path], ["replay", path], ["wakes", path, "--rates", "1", "--latencies", "1"]] {
             let r = runCLI(args)
             #expect(r.code == 1 && r.out.isEmpty, "\(args)")
-            #expect(r.err.hasPrefix("Error: \(path):4: steps: sample "), "\(args): \(r.err)")
+            #expect(r.err.hasPrefix("Error: \(path):4: replay: timestamp 5000000000000000000 ns is out of range"), "\(args): \(r.err)")
         }
     }
 }

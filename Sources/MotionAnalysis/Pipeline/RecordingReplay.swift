@@ -33,7 +33,8 @@ public struct RecordingReplay {
     ///   - transform: applied to every chunk of samples before the sessions see it (e.g. an
     ///     evaluation's amplitude scaling); it must keep the count and the time order.
     ///   - progress: called after each chunk with the bytes of the file read so far.
-    ///   - makeSessions: the sessions, from the header (labelled when `header.hasLabels`).
+    ///   - makeSessions: the sessions, from the header; a labelled session (only when
+    ///     `header.hasLabels`) is given the `label` column, others are not.
     /// - Throws: the reader's ``MotionCore/RecordingError`` or `SystemError`; an analyzer's failure
     ///   as a ``MotionCore/RecordingError`` naming the file and the sample's line; whatever
     ///   `makeSessions` throws.
@@ -43,14 +44,14 @@ public struct RecordingReplay {
         let reader = try RecordingReader(path: path)
         let headerLines = reader.lineNumber
         var sessions = try makeSessions(reader.header)
-        precondition(sessions.allSatisfy { $0.isLabelled == reader.header.hasLabels }, "sessions must be labelled exactly when the file has labels")
+        precondition(reader.header.hasLabels || !sessions.contains(where: \.isLabelled), "a labelled session needs a file with a label column")
         func failure(_ f: AnalysisFailure) -> RecordingError {
             RecordingError(file: path, line: f.sampleIndex.map { headerLines + $0 + 1 }, problem: f.description)
         }
         do {
             while var chunk = try reader.next(maxSamples: chunkSamples) {
                 transform?(&chunk.samples)
-                for i in sessions.indices { try sessions[i].push(chunk.samples, labels: chunk.labels) }
+                for i in sessions.indices { try sessions[i].push(chunk.samples, labels: sessions[i].isLabelled ? chunk.labels : nil) }
                 progress(reader.bytesRead)
             }
             for i in sessions.indices { try sessions[i].finish() }

@@ -24,6 +24,8 @@ public struct ReplaySession {
     private var pendingLabels = SampleLabels()
     /// With thinning: the push index of each sample inside the batcher (to name a failing sample).
     private var pendingSources: [Int] = []
+    /// The refusal of an out-of-range timestamp, once made (the pipeline keeps its own failures).
+    private var failure: AnalysisFailure?
 
     /// Creates a session.
     /// - Parameters:
@@ -44,13 +46,21 @@ public struct ReplaySession {
     /// Pushes the next samples of the stream (time order), delivering every batch they complete.
     /// - Parameter labels: one label per sample when the session is labelled, else nil.
     /// - Throws: ``AnalysisFailure`` from the pipeline, its ``AnalysisFailure/sampleIndex`` counted
-    ///   in pushed samples (before thinning); the session is then failed.
+    ///   in pushed samples (before thinning); the session is then failed. A timestamp beyond
+    ///   ±``MotionCore/Sample/timestampLimit`` is refused here (analyzer `replay`), before any
+    ///   time arithmetic could overflow.
     /// - Complexity: O(samples) plus the analyzers' cost.
     public mutating func push(_ samples: [Sample], labels: [String?]? = nil) throws(AnalysisFailure) {
         precondition((labels != nil) == isLabelled, isLabelled ? "a labelled session needs labels" : "labels given to an unlabelled session")
         precondition(labels == nil || labels!.count == samples.count, "one label per sample")
+        if let failure { throw failure }
         for i in samples.indices {
             let s = samples[i]
+            if s.timestamp > Sample.timestampLimit || s.timestamp < -Sample.timestampLimit {
+                failure = AnalysisFailure(analyzer: "replay", sampleIndex: samplesPushed,
+                                          problem: "timestamp \(s.timestamp) ns is out of range (must be within ±2^62 ns, about ±146 years)")
+                throw failure!
+            }
             let source = samplesPushed
             samplesPushed += 1
             if decimator != nil {
@@ -65,6 +75,7 @@ public struct ReplaySession {
     /// Ends the stream: delivers the last partial batch and lets every analyzer finish.
     /// - Throws: ``AnalysisFailure`` as ``push(_:labels:)``.
     public mutating func finish() throws(AnalysisFailure) {
+        if let failure { throw failure }
         if let b = delivery.finish() { try deliver(b) }
         try pipeline.finish()
     }

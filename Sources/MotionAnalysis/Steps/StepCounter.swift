@@ -27,7 +27,8 @@ import MotionCore
 /// Bad input (empty batch, NaN/inf, timestamps not strictly increasing or beyond ±2⁶² ns) throws
 /// ``StepCounterError`` and leaves the state unchanged.
 public struct StepCounter: Sendable {
-    /// Largest accepted |timestamp| (2⁶² ns, about 146 years): keeps all time arithmetic in range.
+    /// Largest accepted |timestamp| (2⁶² ns, about 146 years, ``MotionCore/Sample/timestampLimit``):
+    /// keeps all time arithmetic in range. A literal, so that the validation loop reads a constant.
     public static let timestampLimit: Int64 = 1 << 62
 
     /// The internal grid period: 40 ms (25 Hz).

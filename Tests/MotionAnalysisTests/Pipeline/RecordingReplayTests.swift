@@ -37,14 +37,19 @@ struct RecordingReplayTests {
         #expect(progress.last == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
     }
 
-    @Test func aRefusalNamesTheFileAndLine() throws {
-        // The 3rd data row (line 4) has a timestamp beyond ±2^62 ns, which the step counter refuses.
-        let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.02,0,0,9.8\n5000000000,0,0,9.8\n")
+    @Test(arguments: [1, 2, 1000])
+    func anAnalyzersRefusalNamesTheFileAndLine(batch: Int) throws {
+        // A header line, then the rows: the 3rd (t = 0.04 s) is on line 4.
+        let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.02,0,0,9.8\n0.04,0,0,9.8\n0.06,0,0,9.8\n")
         #expect {
-            _ = try StandardAnalyzers.replay(path: path, policy: .samples(2))
+            _ = try RecordingReplay.run(path: path) { _ in
+                var p = AnalysisPipeline()
+                p.add(Refuser(timestamp: 40_000_000))
+                return [ReplaySession(policy: .samples(batch), pipeline: p)]
+            }
         } throws: { error in
             let e = error as? RecordingError
-            return e?.file == path && e?.line == 4 && e?.problem.hasPrefix("steps: sample 0 of the batch") == true
+            return e?.file == path && e?.line == 4 && e?.problem.hasPrefix("refuser: sample ") == true
         }
     }
 
@@ -53,5 +58,21 @@ struct RecordingReplayTests {
         #expect(throws: RecordingError(file: path, line: 3, column: 3, columnName: "accel_y", problem: "bad number \"x\"")) {
             _ = try StandardAnalyzers.replay(path: path, policy: .samples(2))
         }
+    }
+}
+
+/// Timestamps so far apart that their difference overflows Int64 are refused with the line, not a trap.
+@Test(arguments: [["replay"], ["steps"], ["wakes"]])
+func timestampsBeyondTheLimitAreRefusedNotATrap(_ what: [String]) throws {
+    let path = try TestPaths.scratchFile("# motionbatch-recording: 1\ntimestamp_ns,accel_x,accel_y,accel_z\n-9000000000000000000,0,0,9.8\n9000000000000000000,0,0,9.8\n")
+    #expect {
+        if what == ["wakes"] {
+            _ = try ReplaySweep.run(path: path, rates: [100], latencies: [1]) { try StandardAnalyzers.pipeline(for: $0).0 }
+        } else {
+            _ = try StandardAnalyzers.replay(path: path, policy: what == ["steps"] ? .samples(RecordingReplay.chunkSamples) : .latency(seconds: 1))
+        }
+    } throws: { error in
+        let e = error as? RecordingError
+        return e?.line == 3 && e?.problem.hasPrefix("replay: timestamp -9000000000000000000 ns is out of range") == true
     }
 }
