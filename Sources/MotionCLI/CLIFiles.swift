@@ -1,7 +1,7 @@
 import Foundation
 import WakeCost
 
-/// File access shared by the commands (`wakes`, `calibrate`, `capture`), and the board option of `wakes` and `calibrate`.
+/// File access shared by the commands (`wakes`, `calibrate`, `capture`, `replay`), and the board option of `wakes` and `calibrate`.
 enum CLIFiles {
     /// Reads a whole file (wraps Foundation's `FileManager.contents(atPath:)`).
     /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file when it is missing or unreadable.
@@ -11,6 +11,11 @@ enum CLIFiles {
         guard !isDir.boolValue else { throw .failure("\(path): is a directory, expected a JSON file") }
         guard let data = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot be read (permission?)") }
         return [UInt8](data)
+    }
+
+    /// The size of the file at `path` in bytes (for a progress bar's total), 0 when unknown.
+    static func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Writes `text` to `path`, replacing it.
@@ -44,6 +49,22 @@ enum CLIFiles {
         let bytes = try read(path)
         do {
             return try CaptureStats.parseJSON(bytes, file: path)
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+}
+
+extension CLIFiles {
+    /// A chip for `--chips`: a built-in name (case-insensitive) or a chip profile `FILE.json`.
+    static func chip(_ value: String) throws(CLIError) -> FIFOChip {
+        if let c = FIFOChip.builtIn(named: value) { return c }
+        guard value.hasSuffix(".json") || FileManager.default.fileExists(atPath: value) else {
+            throw .usage("Unknown chip '\(value)' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")); or a chip profile FILE.json.")
+        }
+        let bytes = try read(value)
+        do {
+            return try FIFOChip.parseJSON(bytes, file: value)
         } catch {
             throw .failure(error.description)
         }

@@ -5,7 +5,8 @@
 /// With `.latency(L)`, a batch opens at its first sample `t0` and is delivered at `t0 + L`:
 /// every sample with timestamp `< t0 + L` belongs to it. With `.samples(N)` a batch is
 /// delivered when it holds `N` samples, at the last sample's timestamp.
-/// Call ``finish()`` at the end of the stream to flush what is pending.
+/// Call ``finish()`` at the end of the stream to flush what is pending. Timestamps must lie within
+/// ±``Sample/timestampLimit`` (``ReplaySession`` refuses others), so that time differences fit.
 public struct Batcher: Sendable {
     /// The grouping rule.
     public let policy: DeliveryPolicy
