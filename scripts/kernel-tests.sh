@@ -6,7 +6,7 @@
 #
 # Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build] [--debug]
 #   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-)
-#   --timeout S      hard limit for the whole QEMU run (default 480 s; the IIO reader's wake-up
+#   --timeout S      hard limit for the whole QEMU run (default 600 s; the IIO reader's wake-up
 #                    tests measure 30 s windows, so a full run takes about 4-5 minutes)
 #   --no-build       skip `swift build` (use the binary already in .build)
 #   --debug          test the debug build instead of the release build (CPU targets are only
@@ -19,7 +19,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT="$ROOT/.build/kernel-tests"
 CACHE=${KERNEL_TESTS_CACHE:-$ROOT/.build/kernel-cache}
 MEM=${KERNEL_TESTS_MEM:-768M}
-TIMEOUT=480
+TIMEOUT=600
 CONFIG=release
 ONLY=""
 BUILD=1
