@@ -7,7 +7,7 @@
 # Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build] [--debug]
 #   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-)
 #   --timeout S      hard limit for the whole QEMU run (default 600 s; the IIO reader's wake-up
-#                    tests measure 30 s windows, so a full run takes about 4-5 minutes)
+#                    tests measure 30 s windows, so a full run takes about 6-8 minutes)
 #   --no-build       skip `swift build` (use the binary already in .build)
 #   --debug          test the debug build instead of the release build (CPU targets are only
 #                    checked against a release build)
