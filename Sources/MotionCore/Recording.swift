@@ -11,13 +11,18 @@ public struct Recording: Sendable, Equatable {
     public var labels: [String?]?
     /// Tolerated defects (a dropped torn final line).
     public var warnings: [RecordingWarning]
+    /// The event lines (format version 2: pauses, a lost device, ...), in file order, each placed
+    /// by its ``RecordingEvent/sampleIndex`` (the index of the sample after it).
+    public var events: [RecordingEvent]
 
     /// Creates a recording value.
-    public init(header: RecordingHeader, samples: [Sample], labels: [String?]? = nil, warnings: [RecordingWarning] = []) {
+    public init(header: RecordingHeader, samples: [Sample], labels: [String?]? = nil, warnings: [RecordingWarning] = [],
+                events: [RecordingEvent] = []) {
         self.header = header
         self.samples = samples
         self.labels = labels
         self.warnings = warnings
+        self.events = events
     }
 
     /// Reads a whole recording file (either dialect) into memory.
@@ -27,8 +32,10 @@ public struct Recording: Sendable, Equatable {
         let reader = try RecordingReader(path: path)
         var samples: [Sample] = []
         var labels: [String?] = []
-        while try reader.read(into: &samples, labels: &labels, maxSamples: 1 << 16) > 0 {}
+        var events: [RecordingEvent] = []
+        while try reader.read(into: &samples, labels: &labels, events: &events, maxSamples: 1 << 16) > 0 {}
+        // Events after the last row come with the call that appends no rows.
         return Recording(header: reader.header, samples: samples,
-                         labels: reader.header.hasLabels ? labels : nil, warnings: reader.warnings)
+                         labels: reader.header.hasLabels ? labels : nil, warnings: reader.warnings, events: events)
     }
 }

@@ -6,8 +6,18 @@ public enum RecordingFormat: Hashable, Sendable {
     /// The plain CSV of the shared datasets: `time_s,accel_x,...` with no header block.
     case plain
 
-    /// The format version this code reads and writes.
-    public static let currentVersion = 1
+    /// The format version this code writes: 2 (version 1 plus event lines among the rows:
+    /// ``RecordingEvent``).
+    public static let currentVersion = 2
+
+    /// The versions this code reads: 1 (no event lines) and 2.
+    public static let readableVersions = 1...2
+
+    /// Whether event lines (``RecordingEvent``) may appear among the rows (version 2 and later).
+    public var hasEventLines: Bool {
+        if case .motionbatch(let v) = self { return v >= 2 }
+        return false
+    }
 
     /// The current MotionBatch format.
     public static let current = RecordingFormat.motionbatch(version: currentVersion)
@@ -41,6 +51,24 @@ public enum RecordingKey {
     public static let startUTC = "start_utc"
     /// Prefix of per-channel descriptions: `channel.accel_x: m/s^2 scale=0.000598`.
     public static let channelPrefix = "channel."
+    /// The stable identity of each captured device (version 2): `device.1`, `device.2` with
+    /// `name=accel_3d parent=/devices/... label=- id=iio:device0` (``RecordingKey/deviceIdentityPrefix``).
+    public static let deviceIdentityPrefix = "device."
+    /// Whether the wall clock was synchronized (NTP) when the recording started (`adjtimex`):
+    /// `synchronized maxerror_us=N` or `unsynchronized`.
+    public static let clockSync = "clock_sync"
+    /// The kernel's boot id (`/proc/sys/kernel/random/boot_id`): monotonic timestamps are
+    /// comparable only between recordings with the same boot id.
+    public static let bootID = "boot_id"
+    /// `CLOCK_MONOTONIC` (ns) when the recording was started.
+    public static let startMonotonicNs = "start_monotonic_ns"
+    /// The session the recording belongs to (a random id, the same for every recording of one
+    /// `capture` run).
+    public static let session = "session"
+    /// The recording's position in its session: 1, 2, ...
+    public static let sequence = "sequence"
+    /// The file name of the recording this one continues (after a rotation or a reconnection).
+    public static let continues = "continues"
 }
 
 /// What a recording declares before its first row: dialect, columns and metadata.

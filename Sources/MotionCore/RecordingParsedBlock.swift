@@ -16,6 +16,10 @@ struct RecordingParsedBlock: Sendable {
     var samples: [Sample] = []
     /// One label per row in ``samples`` (empty when the file has no label column).
     var labels: [String?] = []
+    /// Event lines (format version 2), in file order; each one's ``RecordingEvent/sampleIndex``
+    /// is the index in ``samples`` of the row after it (``samples``' count for events after the
+    /// last row; the reader makes it the index in the whole file).
+    var events: [RecordingEvent] = []
     /// For each row in ``samples``, the offset just past its newline, from the block's start.
     var rowEnds: [Int32] = []
     /// The timestamp of the block's first row, if it parsed (checked against the previous block's last).

@@ -9,11 +9,19 @@ public struct RecordingChunk: Sendable, Equatable {
     public var samples: [Sample]
     /// One label per sample (`nil` where the label field is empty), or `nil` when the file has no `label` column.
     public var labels: [String?]?
+    /// The event lines met with these rows (format version 2), in file order; each one's
+    /// ``RecordingEvent/sampleIndex`` counts the file's rows before it (so the event comes before
+    /// `samples[sampleIndex - firstSampleIndex]`, or after the last of them).
+    public var events: [RecordingEvent]
+    /// The index in the file of `samples[0]` (the rows delivered before this chunk).
+    public var firstSampleIndex: Int
 
     /// Creates a chunk.
-    public init(samples: [Sample], labels: [String?]?) {
+    public init(samples: [Sample], labels: [String?]?, events: [RecordingEvent] = [], firstSampleIndex: Int = 0) {
         self.samples = samples
         self.labels = labels
+        self.events = events
+        self.firstSampleIndex = firstSampleIndex
     }
 }
 
@@ -39,6 +47,8 @@ public final class RecordingReader {
     public private(set) var warnings: [RecordingWarning] = []
     /// The number of the last line read (1-based; header lines count).
     public private(set) var lineNumber = 0
+    /// Rows delivered so far.
+    public private(set) var samplesDelivered = 0
 
     private let pipeline: RecordingBlockPipeline
     /// The block being delivered and the index of its next row.
@@ -87,32 +97,44 @@ public final class RecordingReader {
 
     deinit { pipeline.shutdown() }
 
-    /// Reads the next chunk of at most `maxSamples` rows.
+    /// Reads the next chunk of at most `maxSamples` rows, with the event lines met among them.
     ///
     /// When `maxSamples` is at least a parsed block's row count (about 11 000 rows per MiB of
     /// accel + gyro rows), whole blocks are handed over as parsed, without copying their samples.
+    /// A chunk may hold events and no rows (event lines after the last row).
     /// - Returns: `nil` once the file is exhausted.
     /// - Throws: ``RecordingError`` at the first malformed line (rows before it in the same chunk
     ///   are discarded; the reader then stays failed); ``SystemError`` on read failure.
     /// - Complexity: O(bytes read).
     public func next(maxSamples: Int = 4096) throws -> RecordingChunk? {
+        let first = samplesDelivered
         if let whole = try failingOnce({ try takeWholeBlock(maxSamples: maxSamples) }) { return whole }
         var samples: [Sample] = []
         samples.reserveCapacity(min(max(maxSamples, 1), 1 << 16))
         var labels: [String?] = []
-        let n = try read(into: &samples, labels: &labels, maxSamples: maxSamples)
-        guard n > 0 else { return nil }
-        return RecordingChunk(samples: samples, labels: header.hasLabels ? labels : nil)
+        var events: [RecordingEvent] = []
+        let n = try read(into: &samples, labels: &labels, events: &events, maxSamples: maxSamples)
+        guard n > 0 || !events.isEmpty else { return nil }
+        return RecordingChunk(samples: samples, labels: header.hasLabels ? labels : nil, events: events, firstSampleIndex: first)
     }
 
     /// Appends up to `maxSamples` rows to `samples` (and, when the file has labels, their labels to
-    /// `labels`), reusing the callers' storage. When a bad line is met, the rows before it in this
-    /// call are already appended and the error is thrown; the reader then stays failed.
+    /// `labels`), reusing the callers' storage; event lines are skipped (use
+    /// ``read(into:labels:events:maxSamples:)`` to get them). When a bad line is met, the rows
+    /// before it in this call are already appended and the error is thrown; the reader then stays failed.
     /// - Returns: the number of rows appended; 0 once the file is exhausted.
     /// - Throws: ``RecordingError`` at the first malformed line; ``SystemError`` on read failure.
     /// - Complexity: O(bytes read).
     public func read(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
-        try failingOnce { try readRows(into: &samples, labels: &labels, maxSamples: maxSamples) }
+        var skipped: [RecordingEvent] = []
+        return try read(into: &samples, labels: &labels, events: &skipped, maxSamples: maxSamples)
+    }
+
+    /// As ``read(into:labels:maxSamples:)``, also appending the event lines met (format version 2)
+    /// to `events`, each with its ``RecordingEvent/sampleIndex`` (rows of the file before it).
+    /// Events after the last row come with a call that appends no rows.
+    public func read(into samples: inout [Sample], labels: inout [String?], events: inout [RecordingEvent], maxSamples: Int) throws -> Int {
+        try failingOnce { try readRows(into: &samples, labels: &labels, events: &events, maxSamples: maxSamples) }
     }
 
     /// Runs `body` unless the reader already failed (then rethrows that failure); the first error
@@ -139,14 +161,18 @@ public final class RecordingReader {
         guard position == 0, let block = current, block.failureRow == nil,
               !block.samples.isEmpty, block.samples.count <= maxSamples else { return nil }
         current = nil  // the block's arrays are now referenced only here: no copy is made
-        lineNumber += block.samples.count
+        let first = samplesDelivered
+        var events = block.events
+        for k in events.indices { events[k].sampleIndex += first }
+        lineNumber += block.samples.count + events.count
+        samplesDelivered += block.samples.count
         previousTimestamp = block.samples[block.samples.count - 1].timestamp
         previousTimestampLine = lineNumber
         bytesBefore += block.byteCount
-        return RecordingChunk(samples: block.samples, labels: header.hasLabels ? block.labels : nil)
+        return RecordingChunk(samples: block.samples, labels: header.hasLabels ? block.labels : nil, events: events, firstSampleIndex: first)
     }
 
-    private func readRows(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
+    private func readRows(into samples: inout [Sample], labels: inout [String?], events: inout [RecordingEvent], maxSamples: Int) throws -> Int {
         guard !finished, maxSamples > 0 else { return 0 }
         var produced = 0
         while produced < maxSamples {
@@ -157,25 +183,49 @@ public final class RecordingReader {
             let limit = block.failureRow ?? block.samples.count
             let take = min(limit - position, maxSamples - produced)
             if take > 0 {
+                // The events before these rows (none of them delivered yet: events before row
+                // `position` went out with the rows before it, or are at `position` itself).
+                takeEvents(of: block, rowsBelow: position + take, into: &events)
                 samples.append(contentsOf: block.samples[position..<(position + take)])
                 if header.hasLabels { labels.append(contentsOf: block.labels[position..<(position + take)]) }
                 position += take
                 produced += take
                 lineNumber += take
+                samplesDelivered += take
                 previousTimestamp = block.samples[position - 1].timestamp
                 previousTimestampLine = lineNumber
             }
             if position == limit && produced < maxSamples {
                 if let failure = block.failure {
-                    lineNumber += 1
-                    throw error(failure)
+                    // The event lines before the bad line count as lines.
+                    let eventsBefore = block.events[nextEvent...].lazy.filter { $0.sampleIndex <= limit }.count
+                    lineNumber += eventsBefore + 1
+                    throw error(failure, previousRowLine: lineNumber - 1 - eventsBefore)
                 }
+                takeEvents(of: block, rowsBelow: limit + 1, into: &events)
                 bytesBefore += block.byteCount
                 current = nil
                 position = 0
+                nextEvent = 0
             }
         }
         return produced
+    }
+
+    /// Index in `current.events` of the first event not delivered yet.
+    private var nextEvent = 0
+
+    /// Delivers the undelivered events of `block` placed before row `rowsBelow` (block-relative),
+    /// counting their lines and making their ``RecordingEvent/sampleIndex`` file-wide.
+    private func takeEvents(of block: RecordingParsedBlock, rowsBelow: Int, into events: inout [RecordingEvent]) {
+        let base = samplesDelivered - position
+        while nextEvent < block.events.count, block.events[nextEvent].sampleIndex < rowsBelow {
+            var e = block.events[nextEvent]
+            e.sampleIndex += base
+            events.append(e)
+            nextEvent += 1
+            lineNumber += 1
+        }
     }
 
     /// Moves to the next block; false at the end of the file (after a torn final line, with its warning).
@@ -183,11 +233,12 @@ public final class RecordingReader {
         switch pipeline.next() {
         case .rows(let block):
             if let t = block.firstTimestamp, previousTimestampLine > 0, t <= previousTimestamp {
-                lineNumber += 1
-                throw error(.order(timestamp: t, previous: previousTimestamp))
+                lineNumber += block.events.lazy.filter { $0.sampleIndex == 0 }.count + 1
+                throw error(.order(timestamp: t, previous: previousTimestamp), previousRowLine: previousTimestampLine)
             }
             current = block
             position = 0
+            nextEvent = 0
             return true
         case .torn(let count):
             lineNumber += 1
@@ -206,8 +257,8 @@ public final class RecordingReader {
         return false
     }
 
-    /// The error for a failed row at ``lineNumber`` (the previous row is on the line before).
-    private func error(_ failure: RecordingParsedBlock.Failure) -> RecordingError {
+    /// The error for a failed row at ``lineNumber`` (the previous row is on line `previousRowLine`).
+    private func error(_ failure: RecordingParsedBlock.Failure, previousRowLine: Int) -> RecordingError {
         switch failure {
         case .malformed(var e):
             e.line = lineNumber
@@ -216,8 +267,8 @@ public final class RecordingReader {
             return RecordingError(
                 file: path, line: lineNumber, column: 1, columnName: columnNames[0],
                 problem: t == previous
-                    ? "duplicate timestamp \(t) ns (same as line \(lineNumber - 1))"
-                    : "timestamp \(t) ns goes backwards (line \(lineNumber - 1) has \(previous) ns)")
+                    ? "duplicate timestamp \(t) ns (same as line \(previousRowLine))"
+                    : "timestamp \(t) ns goes backwards (line \(previousRowLine) has \(previous) ns)")
         }
     }
 
@@ -265,8 +316,9 @@ public final class RecordingReader {
             guard let version = Int(value), version >= 1 else {
                 throw RecordingError(file: path, line: 1, problem: "bad format version '\(value)'")
             }
-            guard version == RecordingFormat.currentVersion else {
-                throw RecordingError(file: path, line: 1, problem: "unknown format version \(version) (this reader knows version \(RecordingFormat.currentVersion))")
+            guard RecordingFormat.readableVersions.contains(version) else {
+                let known = RecordingFormat.readableVersions.map(String.init).joined(separator: " and ")
+                throw RecordingError(file: path, line: 1, problem: "unknown format version \(version) (this reader knows versions \(known))")
             }
             format = .motionbatch(version: version)
             while true {
@@ -276,6 +328,9 @@ public final class RecordingReader {
                 guard l.hasPrefix("#") else { columnLine = l; break }
                 guard let (key, value) = keyValue(l) else {
                     throw RecordingError(file: path, line: lineNumber, problem: "malformed header line '\(l.prefix(60))' (expected '# key: value')")
+                }
+                if key == "event", version >= 2 {
+                    throw RecordingError(file: path, line: lineNumber, problem: "an event line before the column line (event lines go among the rows, after the column header)")
                 }
                 guard metadata[key] == nil, key != RecordingKey.formatVersion else {
                     throw RecordingError(file: path, line: lineNumber, problem: "header key '\(key)' appears twice")

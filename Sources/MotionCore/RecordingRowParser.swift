@@ -15,6 +15,8 @@ struct RecordingRowParser: Sendable {
     let hasLabels: Bool
     /// `time_s` (plain CSV) instead of `timestamp_ns`.
     let seconds: Bool
+    /// Event lines (``RecordingEvent``) may appear among the rows (format version 2).
+    let eventLines: Bool
 
     /// Creates a parser for the rows described by `header`.
     init(path: String, header: RecordingHeader) {
@@ -23,6 +25,7 @@ struct RecordingRowParser: Sendable {
         hasGyro = header.sensors.contains(.gyro)
         hasLabels = header.hasLabels
         seconds = header.format == .plain
+        eventLines = header.format.hasEventLines
     }
 
     /// Parses the `count` bytes at the start of `block` (whole lines: the last byte is `\n`).
@@ -60,6 +63,22 @@ struct RecordingRowParser: Sendable {
                 ? CSVNumberParser.scanSecondsAsNanoseconds(&c, end)
                 : CSVNumberParser.scanInt64Field(&c, end, nonDigits: nonDigits[c - base])
             guard let t = parsedTime, c.pointee == comma else {
+                // Not a row: an event line (format version 2), or a bad row. Off the hot path.
+                if eventLines, rowStart.pointee == 0x23 {
+                    switch parseEvent(rowStart, end, row: row) {
+                    case .success(let (event, next)):
+                        out.events.append(event)
+                        c = next
+                        continue rows
+                    case .failure(let e):
+                        fail(&out, row: row, e)
+                        break rows
+                    }
+                }
+                if !eventLines, !seconds, rowStart.pointee == 0x23 {
+                    fail(&out, row: row, RecordingError(file: path, line: nil, problem: "a '#' line among the rows: event lines need format version 2, this file declares version 1"))
+                    break
+                }
                 fail(&out, row: row, diagnose(rowStart, end))
                 break
             }
@@ -119,6 +138,26 @@ struct RecordingRowParser: Sendable {
         out.samples = samples
         out.rowEnds = rowEnds
         return out
+    }
+
+    /// Parses the event line starting at `p` (its first byte is `#`), placed before row `row`.
+    /// - Returns: the event and the start of the next line, or the error (its `line` nil).
+    @inline(never)
+    func parseEvent(_ p: UnsafePointer<UInt8>, _ blockEnd: UnsafePointer<UInt8>, row: Int) -> Result<(RecordingEvent, UnsafePointer<UInt8>), RecordingError> {
+        let lineEnd = Self.lineEnd(p, blockEnd)
+        let bytes = UnsafeBufferPointer(start: p, count: lineEnd - p)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(RecordingError(file: path, line: nil, problem: "event line is not valid UTF-8: \(DiagnosticText.quoted(bytes, limit: 60))"))
+        }
+        switch RecordingEvent.parse(Substring(text)) {
+        case .success(var event):
+            event.sampleIndex = row
+            return .success((event, lineEnd + 1))
+        case .failure(let problem):
+            let names = ["event kind", "event time"]
+            let name = problem.column.map { $0 <= names.count ? names[$0 - 1] : "event detail" }
+            return .failure(RecordingError(file: path, line: nil, column: problem.column, columnName: name, problem: problem.problem))
+        }
     }
 
     private func fail(_ out: inout RecordingParsedBlock, row: Int, _ error: RecordingError) {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionSystem
 
 /// Writes a recording file, appending whole rows per delivered batch.
@@ -36,6 +39,10 @@ public final class RecordingWriter {
     public let fsyncPolicy: FsyncPolicy
     /// Rows written so far.
     public private(set) var samplesWritten = 0
+    /// Event lines written so far.
+    public private(set) var eventsWritten = 0
+    /// Bytes in the file (header, rows and event lines written so far).
+    public private(set) var bytesWritten = 0
     /// How many times `fsync` has been called (including the one for the header).
     public private(set) var fsyncCount = 0
     /// Timestamp of the newest row known to be on stable storage, if any.
@@ -46,6 +53,8 @@ public final class RecordingWriter {
     private var previousTimestamp: Int64?
     private var intervalStart: Int64?
     private var closed = false
+    /// Bytes were written since the last `fsync`.
+    private var unsynced = false
     private let intervalNanoseconds: Int64
     /// Per value column (accel_x ... gyro_z), the declared scale's format, if any (own format only).
     private let valueFormats: [RecordingValueFormat?]
@@ -76,9 +85,17 @@ public final class RecordingWriter {
             return RecordingValueFormat(channelDescription: description)
         }
         file = try FileDescriptor.create(path, replaceExisting: replaceExisting)
-        try file.write(Array(text.utf8))
-        try file.sync()
-        try FileDescriptor.syncDirectory(containing: path)
+        do {
+            try file.write(Array(text.utf8))
+            try file.sync()
+            try FileDescriptor.syncDirectory(containing: path)
+        } catch {
+            // A file that never got its whole header (a full disk) is not left behind.
+            try? file.close()
+            _ = unlink(path)
+            throw error
+        }
+        bytesWritten = text.utf8.count
         fsyncCount = 1
     }
 
@@ -131,7 +148,7 @@ public final class RecordingWriter {
             }
             rows.append(0x0A)
         }
-        try file.write(rows)
+        try writeWhole(rows)
         previousTimestamp = previous
         samplesWritten += samples.count
         let last = samples[samples.count - 1].timestamp
@@ -150,12 +167,46 @@ public final class RecordingWriter {
         }
     }
 
+    /// Appends an event line (format version 2: ``RecordingEvent/line``) after the rows written
+    /// so far, in one `write(2)`; `fsync`s it with the `.everyBatch` policy (the other policies sync
+    /// it with the next rows they sync).
+    /// - Throws: ``RecordingError`` for a file of another format or details that cannot be
+    ///   written (nothing written); ``SystemError``.
+    public func append(event: RecordingEvent) throws {
+        precondition(!closed, "append after close")
+        guard header.format.hasEventLines else {
+            throw RecordingError(file: path, line: nil, problem: "event lines need MotionBatch format version 2 (this file is \(header.format == .plain ? "plain CSV" : "an older version"))")
+        }
+        if let p = event.problem { throw RecordingError(file: path, line: nil, problem: p) }
+        try writeWhole(Array((event.line + "\n").utf8))
+        eventsWritten += 1
+        if fsyncPolicy == .everyBatch { try sync() }
+    }
+
+    /// Writes all of `bytes` at the end of the file; if that fails part-way (a full disk), the
+    /// file is cut back to its size before, so that it never ends in a partial line this writer
+    /// made (the caller may retry the same rows after freeing space).
+    private func writeWhole(_ bytes: [UInt8]) throws(SystemError) {
+        do {
+            try file.write(bytes)
+        } catch {
+            _ = ftruncate(file.rawValue, off_t(bytesWritten))
+            throw error
+        }
+        bytesWritten += bytes.count
+        unsynced = true
+    }
+
     /// `fsync`s any rows not yet synced and closes the file (`fsync(2)`, `close(2)`). Idempotent.
     public func close() throws {
         guard !closed else { return }
         closed = true
-        if let p = previousTimestamp, p != lastSyncedTimestamp {
-            do { try sync(upTo: p) } catch { try? file.close(); throw error }
+        if unsynced {
+            do {
+                try file.sync()
+                fsyncCount += 1
+                if let p = previousTimestamp { lastSyncedTimestamp = p }
+            } catch { try? file.close(); throw error }
         }
         try file.close()
     }
@@ -164,11 +215,23 @@ public final class RecordingWriter {
         try file.sync()
         fsyncCount += 1
         lastSyncedTimestamp = timestamp
+        unsynced = false
+    }
+
+    /// `fsync`s what was written since the last `fsync` now, whatever the policy (e.g. before a
+    /// checkpoint that must not describe rows a crash could lose).
+    public func sync() throws {
+        precondition(!closed, "sync after close")
+        guard unsynced else { return }
+        try file.sync()
+        fsyncCount += 1
+        if let p = previousTimestamp { lastSyncedTimestamp = p }
+        unsynced = false
     }
 
     private func writeError(row: Int, column: Int?, _ problem: String) -> RecordingError {
         let headerLines = header.format == .plain ? 1 : header.metadata.count + 2
-        return RecordingError(file: path, line: headerLines + samplesWritten + row + 1, column: column,
+        return RecordingError(file: path, line: headerLines + samplesWritten + eventsWritten + row + 1, column: column,
                               columnName: column.map { header.columns[$0 - 1] }, problem: problem)
     }
 

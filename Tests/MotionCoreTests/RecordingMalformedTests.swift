@@ -20,6 +20,7 @@ struct BadFile: CustomTestStringConvertible, Sendable {
 private let own = "# motionbatch-recording: 1\n# device: test\ntimestamp_ns,accel_x,accel_y,accel_z\n"  // data starts on line 4
 private let ownGyroLabel = "# motionbatch-recording: 1\ntimestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z,label\n"  // data on line 3
 private let plain = "time_s,accel_x,accel_y,accel_z\n"  // data starts on line 2
+private let ownV2 = "# motionbatch-recording: 2\ntimestamp_ns,accel_x,accel_y,accel_z\n"  // data starts on line 3
 
 let badFiles: [BadFile] = [
     BadFile(name: "bad number", text: own + "1000,1,1.2.3,3\n", line: 4, column: 3, problem: "bad number \"1.2.3\""),
@@ -42,11 +43,11 @@ let badFiles: [BadFile] = [
     BadFile(name: "bad plain time", text: plain + "0.0.2,1,2,3\n", line: 2, column: 1, problem: "bad number \"0.0.2\""),
     BadFile(name: "empty line", text: own + "1000,1,2,3\n\n2000,1,2,3\n", line: 5, column: nil, problem: "empty line"),
     BadFile(name: "quoted label", text: ownGyroLabel + "1,1,2,3,4,5,6,\"walking\"\n", line: 3, column: 8, problem: "quoted fields are not supported"),
-    BadFile(name: "unknown version", text: "# motionbatch-recording: 2\ntimestamp_ns,accel_x,accel_y,accel_z\n1,1,2,3\n", line: 1, column: nil, problem: "unknown format version 2 (this reader knows version 1)"),
+    BadFile(name: "unknown version", text: "# motionbatch-recording: 3\ntimestamp_ns,accel_x,accel_y,accel_z\n1,1,2,3\n", line: 1, column: nil, problem: "unknown format version 3 (this reader knows versions 1 and 2)"),
     BadFile(name: "bad version", text: "# motionbatch-recording: one\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 1, column: nil, problem: "bad format version 'one'"),
     BadFile(name: "missing header", text: "1000,1,2,3\n2000,1,2,3\n", line: 1, column: nil, problem: "missing header"),
     BadFile(name: "missing header block", text: "timestamp_ns,accel_x,accel_y,accel_z\n1000,1,2,3\n", line: 1, column: nil, problem: "missing header"),
-    BadFile(name: "comment instead of version", text: "# device: x\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 1, column: nil, problem: "missing header: the first line must be '# motionbatch-recording: 1'"),
+    BadFile(name: "comment instead of version", text: "# device: x\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 1, column: nil, problem: "missing header: the first line must be '# motionbatch-recording: 2'"),
     BadFile(name: "empty file", text: "", line: nil, column: nil, problem: "missing header: the file is empty"),
     BadFile(name: "no column line", text: "# motionbatch-recording: 1\n# device: x\n", line: 3, column: nil, problem: "missing column header line"),
     BadFile(name: "header torn", text: "# motionbatch-recording: 1\n# dev", line: 2, column: nil, problem: "ends inside the header"),
@@ -58,6 +59,18 @@ let badFiles: [BadFile] = [
     BadFile(name: "partial gyro", text: "time_s,accel_x,accel_y,accel_z,gyro_x\n", line: 1, column: 6, problem: "missing column 'gyro_y'"),
     BadFile(name: "column after label", text: "time_s,accel_x,accel_y,accel_z,label,extra\n", line: 1, column: 6, problem: "unknown column 'extra' (expected end of line)"),
     BadFile(name: "unsupported unit", text: "# motionbatch-recording: 1\n# channel.accel_x: g\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: nil, column: nil, problem: "unit 'g' is not supported (expected m/s^2)"),
+    // Event lines (format version 2): the line and the event field at fault; event lines count as lines.
+    BadFile(name: "event line in version 1", text: own + "1000,1,2,3\n# event: pause 1500\n", line: 5, column: nil, problem: "event lines need format version 2"),
+    BadFile(name: "comment among rows", text: ownV2 + "1000,1,2,3\n# a comment\n", line: 4, column: nil, problem: "must be an event line"),
+    BadFile(name: "unknown event", text: ownV2 + "1000,1,2,3\n# event: nap 1500\n", line: 4, column: 1, problem: "unknown event \"nap\""),
+    BadFile(name: "event without time", text: ownV2 + "# event: pause\n", line: 3, column: 2, problem: "has no time"),
+    BadFile(name: "bad event time", text: ownV2 + "1000,1,2,3\n# event: pause 1.5e3\n", line: 4, column: 2, problem: "bad event time \"1.5e3\""),
+    BadFile(name: "event detail without value", text: ownV2 + "# event: lost 5 state\n", line: 3, column: 3, problem: "is not KEY=VALUE"),
+    BadFile(name: "event detail control byte", text: ownV2 + "# event: lost 5 state=a\u{1b}[2J\n", line: 3, column: nil, problem: "\\x1b"),
+    BadFile(name: "event detail twice", text: ownV2 + "# event: lost 5 a=1 a=2\n", line: 3, column: nil, problem: "'a' appears twice"),
+    BadFile(name: "row after events counts their lines", text: ownV2 + "1000,1,2,3\n# event: pause 1500\n# event: resume 1600\n2000,1,2\n", line: 6, column: nil, problem: "expected 4 columns"),
+    BadFile(name: "backwards after an event", text: ownV2 + "1000,1,2,3\n# event: pause 1500\n900,1,2,3\n", line: 5, column: 1, problem: "goes backwards (line 3 has 1000 ns)"),
+    BadFile(name: "event in the header block", text: "# motionbatch-recording: 2\n# event: pause 1\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: nil, problem: "event line before the column line"),
     BadFile(name: "channel without column", text: "# motionbatch-recording: 1\n# channel.gyro_x: rad/s\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: nil, column: nil, problem: "describes a channel that is not a data column"),
 ]
 

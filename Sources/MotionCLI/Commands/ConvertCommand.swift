@@ -87,30 +87,53 @@ enum ConvertCommand {
             var firstWritten: Int64?
             var lastWritten: Int64?
             var done = false
+            var droppedEvents = 0
             while !done, let chunk = try reader.next(maxSamples: 8192) {
-                let t0 = first ?? chunk.samples[0].timestamp
-                first = t0
                 var lo = 0
                 var hi = chunk.samples.count
-                if let from {
-                    let cut = t0 + Int64((from * 1e9).rounded())
-                    lo = chunk.samples.firstIndex { $0.timestamp >= cut } ?? hi
+                if let t0 = first ?? chunk.samples.first?.timestamp {
+                    first = t0
+                    if let from {
+                        let cut = t0 + Int64((from * 1e9).rounded())
+                        lo = chunk.samples.firstIndex { $0.timestamp >= cut } ?? hi
+                    }
+                    if let to {
+                        let cut = t0 + Int64((to * 1e9).rounded())
+                        if let end = chunk.samples.firstIndex(where: { $0.timestamp >= cut }) { hi = max(lo, end); done = true }
+                    }
                 }
-                if let to {
-                    let cut = t0 + Int64((to * 1e9).rounded())
-                    if let end = chunk.samples.firstIndex(where: { $0.timestamp >= cut }) { hi = max(lo, end); done = true }
+                // Rows and event lines in file order: the kept rows are cut at each event; an event
+                // is kept when it lies after a kept row and not after the excerpt's end.
+                var start = lo
+                for event in chunk.events {
+                    let at = min(max(event.sampleIndex - chunk.firstSampleIndex, lo), hi)
+                    if at > start {
+                        try append(chunk, start..<at, labels: keepLabels, to: writer)
+                        written += at - start
+                        start = at
+                    }
+                    let inside = written > 0 && (event.sampleIndex - chunk.firstSampleIndex) <= hi
+                    if inside && !plainOutput {
+                        try writer.append(event: event)
+                    } else if inside {
+                        droppedEvents += 1
+                    }
                 }
-                guard lo < hi else { continue }
-                let samples = Array(chunk.samples[lo..<hi])
-                try writer.append(SampleBatch(samples: samples, deliveredAt: samples[samples.count - 1].timestamp),
-                                  labels: keepLabels ? Array(chunk.labels![lo..<hi]) : nil)
-                written += samples.count
-                firstWritten = firstWritten ?? samples[0].timestamp
-                lastWritten = samples[samples.count - 1].timestamp
+                if hi > start {
+                    try append(chunk, start..<hi, labels: keepLabels, to: writer)
+                    written += hi - start
+                }
+                if lo < hi {
+                    firstWritten = firstWritten ?? chunk.samples[lo].timestamp
+                    lastWritten = chunk.samples[hi - 1].timestamp
+                }
             }
             try writer.close()
             complete = true
             for w in reader.warnings { io.err("warning: \(w)") }
+            if droppedEvents > 0 {
+                io.err("warning: plain CSV has no event lines; \(droppedEvents) events (pauses, device losses) are not written")
+            }
             let span = firstWritten.map { Double(lastWritten! - $0) / 1e9 } ?? 0
             io.out("Wrote \(written) samples (\(formatSeconds(span)) s) to \(output) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
         } catch let error as RecordingError {
@@ -118,6 +141,13 @@ enum ConvertCommand {
         } catch let error as SystemError {
             throw CLIError.failure("\(error)")
         }
+    }
+
+    /// Appends the rows `range` of `chunk` (with their labels when kept) to `writer`.
+    private static func append(_ chunk: RecordingChunk, _ range: Range<Int>, labels: Bool, to writer: RecordingWriter) throws {
+        let samples = Array(chunk.samples[range])
+        try writer.append(SampleBatch(samples: samples, deliveredAt: samples[samples.count - 1].timestamp),
+                          labels: labels ? Array(chunk.labels![range]) : nil)
     }
 
     private static func baseName(_ path: String) -> String {
