@@ -61,6 +61,22 @@ public struct Batcher: Sendable {
         }
     }
 
+    /// The stream is interrupted (a pause, a lost device): delivers what is pending now, as a
+    /// live capture delivers what it holds before it stops reading, and goes on with the next
+    /// sample as a fresh batch.
+    /// - Parameter time: when the interruption happened on the samples' clock, if known: a
+    ///   latency batch is then delivered at that time (not before its last sample, not after its
+    ///   latency expires), else as ``finish()`` delivers it.
+    public mutating func flush(at time: Int64? = nil) -> SampleBatch? {
+        guard let last = pending.last else { return nil }
+        switch policy {
+        case .samples: return take(deliveredAt: last.timestamp)
+        case .latency(let ns):
+            let expiry = openedAt + ns
+            return take(deliveredAt: time.map { Swift.min(Swift.max($0, last.timestamp), expiry) } ?? expiry)
+        }
+    }
+
     private mutating func take(deliveredAt: Int64) -> SampleBatch {
         let batch = SampleBatch(samples: pending, deliveredAt: deliveredAt)
         pending.removeAll(keepingCapacity: true)

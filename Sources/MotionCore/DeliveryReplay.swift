@@ -39,6 +39,14 @@ public struct DeliveryReplay: Sendable {
         return b
     }
 
+    /// The stream is interrupted: returns the pending partial batch, if any (already accounted);
+    /// see ``Batcher/flush(at:)``.
+    public mutating func flush(at time: Int64? = nil) -> SampleBatch? {
+        guard let b = batcher.flush(at: time) else { return nil }
+        account(b)
+        return b
+    }
+
     private mutating func account(_ b: SampleBatch) {
         deliveries += 1
         largestDelivery = max(largestDelivery, b.count)

@@ -27,8 +27,14 @@ public struct StreamStatistics: Sendable, Equatable {
     public private(set) var estimatedMissingSamples: Int64 = 0
     /// The nominal period (ns) once known.
     public private(set) var nominalPeriod: Int64?
+    /// Intervals that spanned an interruption of the stream (a pause, a lost device: ``interrupt()``),
+    /// not counted as gaps.
+    public private(set) var interruptions = 0
+    /// Their total length (ns).
+    public private(set) var interruptedNanoseconds: Int64 = 0
 
     private var pendingIntervals: [Int64] = []
+    private var interruptedBeforeNext = false
 
     /// Creates an accumulator. Pass `declaredRateHz` when the source states its rate.
     public init(declaredRateHz: Double? = nil, gapFactor: Double = 2.0) {
@@ -48,7 +54,12 @@ public struct StreamStatistics: Sendable, Equatable {
         if firstTimestamp == nil { firstTimestamp = t }
         if let last = lastTimestamp {
             let dt = t - last
-            if nominalPeriod != nil {
+            if interruptedBeforeNext {
+                // Not a gap in the data: the stream was stopped on purpose or lost its device.
+                interruptedBeforeNext = false
+                interruptions += 1
+                interruptedNanoseconds += dt
+            } else if nominalPeriod != nil {
                 account(dt)
             } else {
                 pendingIntervals.append(dt)
@@ -73,6 +84,12 @@ public struct StreamStatistics: Sendable, Equatable {
         estimatedMissingSamples += max(0, Int64((Double(dt) / Double(p)).rounded()) - 1)
     }
 
+    /// The stream is interrupted here (a pause, a lost device): the interval to the next sample
+    /// is an interruption, not a gap, and does not count towards the rate.
+    public mutating func interrupt() {
+        if lastTimestamp != nil { interruptedBeforeNext = true }
+    }
+
     /// Ends the stream: settles the nominal period from what was seen if still unknown.
     public mutating func finish() {
         if nominalPeriod == nil, !pendingIntervals.isEmpty { settlePeriod() }
@@ -84,9 +101,11 @@ public struct StreamStatistics: Sendable, Equatable {
         return Double(b - a) / 1e9
     }
 
-    /// Samples per second over the span, (n − 1) / duration; nil for fewer than two samples.
+    /// Samples per second over the span without its interruptions,
+    /// (n − 1 − interruptions) / (duration − interrupted time); nil for fewer than two samples.
     public var effectiveRateHz: Double? {
-        let d = durationSeconds
-        return sampleCount >= 2 && d > 0 ? Double(sampleCount - 1) / d : nil
+        let d = durationSeconds - Double(interruptedNanoseconds) / 1e9
+        let intervals = sampleCount - 1 - interruptions
+        return intervals >= 1 && d > 0 ? Double(intervals) / d : nil
     }
 }

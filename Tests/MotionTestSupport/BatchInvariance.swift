@@ -65,7 +65,7 @@ public enum BatchInvariance {
         }
         for latency in latencies {
             var session = ReplaySession(policy: .latency(seconds: latency), pipeline: try subject.makePipeline(header), labelled: recording.labels != nil)
-            try session.push(recording.samples, labels: recording.labels)
+            try session.push(recording.samples, labels: recording.labels, events: recording.events)
             try session.finish()
             check(session.pipeline.results, "delivery at latency \(latency) s")
         }
@@ -76,17 +76,58 @@ public enum BatchInvariance {
         return problems
     }
 
-    /// The subject's results for the recording cut before each index of `cuts` (increasing).
+    /// The subject's results for the recording cut before each index of `cuts` (increasing), and
+    /// at each of its events, where interruptions (pauses, lost devices) interrupt the pipeline.
     public static func results(_ subject: Subject, _ recording: Recording, cuts: [Int]) throws -> PipelineResults {
         var pipeline = try subject.makePipeline(recording.header)
         var start = 0
-        for end in cuts + [recording.samples.count] where end > start {
-            let part = Array(recording.samples[start..<end])
-            try pipeline.consume(SampleBatch(samples: part, deliveredAt: part[part.count - 1].timestamp),
-                                 labels: recording.labels.map { SampleLabels($0[start..<end]) })
-            start = end
+        var events = recording.events[...]
+        let ends = Set(cuts + recording.events.map(\.sampleIndex) + [recording.samples.count]).sorted()
+        for end in ends where end >= start {
+            if end > start {
+                let part = Array(recording.samples[start..<end])
+                try pipeline.consume(SampleBatch(samples: part, deliveredAt: part[part.count - 1].timestamp),
+                                     labels: recording.labels.map { SampleLabels($0[start..<end]) })
+                start = end
+            }
+            while let e = events.first, e.sampleIndex <= end {
+                if e.isInterruption { try pipeline.interrupt(at: e.time) }
+                events.removeFirst()
+            }
         }
         try pipeline.finish()
         return pipeline.results
+    }
+
+    /// A copy of the recording at `path` in the current format with an interruption before each
+    /// sample index of `positions` (increasing): a pause and its resumption, then a lost device and
+    /// its reconnection, alternately, written to a scratch folder. The samples after each
+    /// interruption are shifted by `shiftNs` so that it takes time (0: the rows run on as if
+    /// nothing happened, the hardest case for an analyzer that bridges intervals).
+    public static func withInterruptions(_ path: String, at positions: [Int], shiftNs: Int64 = 0) throws -> String {
+        let recording = try Recording.read(path: path)
+        let out = try TestPaths.makeScratchDirectory(prefix: "motionbatch-interrupted").appendingPathComponent("interrupted.csv").path
+        var header = recording.header
+        header.format = .current
+        let writer = try RecordingWriter(path: out, header: header, fsync: .onClose)
+        var start = 0
+        var shift: Int64 = 0
+        let kinds: [(RecordingEvent.Kind, RecordingEvent.Kind)] = [(.pause, .resume), (.lost, .reconnected)]
+        for (k, position) in (positions + [recording.samples.count]).enumerated() {
+            if position > start {
+                let part = recording.samples[start..<position].map { s -> Sample in var s = s; s.timestamp += shift; return s }
+                try writer.append(SampleBatch(samples: part, deliveredAt: part[part.count - 1].timestamp),
+                                  labels: recording.labels.map { Array($0[start..<position]) })
+                start = position
+            }
+            guard k < positions.count else { break }
+            let last = start > 0 ? recording.samples[start - 1].timestamp + shift : 0
+            let (interruption, end) = kinds[k % kinds.count]
+            try writer.append(event: RecordingEvent(interruption, at: last + 1, attributes: interruption == .lost ? [.init("state", "lost")] : []))
+            shift += shiftNs
+            try writer.append(event: RecordingEvent(end, at: last + 1 + shiftNs))
+        }
+        try writer.close()
+        return out
     }
 }

@@ -79,6 +79,30 @@ public struct AnalysisPipeline {
         lastDeliveredAt = batch.deliveredAt
     }
 
+    /// Interruptions of the stream so far (``interrupt(at:)``).
+    public private(set) var interruptions = 0
+
+    /// The stream is interrupted here (a pause, a lost device): every analyzer, in order, ends or
+    /// restarts its windows instead of bridging the interval (``BatchAnalyzer/interrupt(at:context:)``).
+    /// Events announced now are visible at the last delivery's instant: feed the samples held
+    /// before the interruption first (a live capture delivers them before it stops reading).
+    /// - Parameter time: when it happened (the capturing machine's monotonic clock, ns).
+    /// - Throws: ``AnalysisFailure`` as ``consume(_:labels:)``.
+    public mutating func interrupt(at time: Int64) throws(AnalysisFailure) {
+        precondition(!isFinished, "interrupt after finish")
+        if let failure { throw failure }
+        for i in analyzers.indices {
+            let output: any AnalysisOutput
+            do {
+                output = try Self.interrupt(&analyzers[i], at: time, AnalysisContext(labels: nil, firstSampleIndex: samplesConsumed, outputs: outputs, available: i))
+            } catch {
+                throw fail(AnalysisFailure(analyzer: names[i], sampleIndex: nil, problem: "\(error)"))
+            }
+            collect(output, from: i, visibleAt: lastDeliveredAt ?? 0)
+        }
+        interruptions += 1
+    }
+
     /// Ends the stream: every analyzer decides what it still holds, in order. Events announced now
     /// are visible at the last delivery's instant.
     /// - Throws: ``AnalysisFailure`` as ``consume(_:labels:)``.
@@ -110,6 +134,10 @@ public struct AnalysisPipeline {
 
     private static func consume<A: BatchAnalyzer>(_ analyzer: inout A, _ batch: SampleBatch, _ context: AnalysisContext) throws -> any AnalysisOutput {
         try analyzer.consume(batch, context: context)
+    }
+
+    private static func interrupt<A: BatchAnalyzer>(_ analyzer: inout A, at time: Int64, _ context: AnalysisContext) throws -> any AnalysisOutput {
+        try analyzer.interrupt(at: time, context: context)
     }
 
     private static func finish<A: BatchAnalyzer>(_ analyzer: inout A, _ context: AnalysisContext) throws -> any AnalysisOutput {

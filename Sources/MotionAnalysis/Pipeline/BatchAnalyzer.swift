@@ -31,6 +31,19 @@ public protocol BatchAnalyzer {
     ///   (``AnalysisFailure``). An error conforming to ``SampleError`` names the sample.
     mutating func consume(_ batch: SampleBatch, context: AnalysisContext) throws -> Output
 
+    /// The stream is interrupted here: it was paused, or its device was lost (a recording's
+    /// ``MotionCore/RecordingEvent/isInterruption`` event). The next sample does not continue the
+    /// signal of the last one, however close in time: the analyzer must not bridge the interval
+    /// as if it were data (no interpolation across it); it ends or restarts its windows as it
+    /// defines, and may decide what it held (like ``finish(context:)``, but the stream goes on).
+    /// Batch invariance holds with interruptions: they sit at positions in the stream.
+    /// - Parameters:
+    ///   - time: when it happened (the capturing machine's monotonic clock, ns): later than the
+    ///     last sample's timestamp on the same clock, but not comparable with sample times from a
+    ///     sensor hub's own clock.
+    ///   - context: the outputs the analyzers added before this one gave for the interruption.
+    mutating func interrupt(at time: Int64, context: AnalysisContext) throws -> Output
+
     /// Ends the stream: decides what was still pending (held events are counted or dropped).
     /// - Parameter context: the end-of-stream outputs of the analyzers added before this one.
     mutating func finish(context: AnalysisContext) throws -> Output
@@ -42,4 +55,8 @@ public protocol BatchAnalyzer {
 extension BatchAnalyzer where Output == NoOutput {
     /// Nothing is pending at the end of the stream.
     public mutating func finish(context: AnalysisContext) throws -> NoOutput { NoOutput() }
+
+    /// An analyzer without output keeps no window that an interruption would end (one that does,
+    /// such as ``StreamStatisticsAnalyzer``, implements this itself).
+    public mutating func interrupt(at time: Int64, context: AnalysisContext) throws -> NoOutput { NoOutput() }
 }

@@ -3,8 +3,9 @@ import MotionCore
 /// The one replay of a recording file through the analysis, used by every command that analyses
 /// a file (`replay`, `steps`, `wakes RECORDING`, `eval`): it streams the file with MotionCore's
 /// ``MotionCore/RecordingReader`` (flat memory, either dialect) and pushes every chunk, with its
-/// labels when the file has a `label` column, into one or more ``ReplaySession``s (one per delivery
-/// policy or rate), which deliver it to their pipelines.
+/// labels when the file has a `label` column and its event lines (pauses, a lost device: the
+/// pipeline is interrupted there, as it was live), into one or more ``ReplaySession``s (one per
+/// delivery policy or rate), which deliver it to their pipelines.
 ///
 /// The thin driver of the pure sessions: the only part of the pipeline that does I/O (reading the
 /// file, through the reader).
@@ -51,7 +52,9 @@ public struct RecordingReplay {
         do {
             while var chunk = try reader.next(maxSamples: chunkSamples) {
                 transform?(&chunk.samples)
-                for i in sessions.indices { try sessions[i].push(chunk.samples, labels: sessions[i].isLabelled ? chunk.labels : nil) }
+                for i in sessions.indices {
+                    try sessions[i].push(chunk.samples, labels: sessions[i].isLabelled ? chunk.labels : nil, events: chunk.events)
+                }
                 progress(reader.bytesRead)
             }
             for i in sessions.indices { try sessions[i].finish() }

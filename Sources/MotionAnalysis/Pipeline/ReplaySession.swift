@@ -50,11 +50,21 @@ public struct ReplaySession {
     ///   ±``MotionCore/Sample/timestampLimit`` is refused here (analyzer `replay`), before any
     ///   time arithmetic could overflow.
     /// - Complexity: O(samples) plus the analyzers' cost.
-    public mutating func push(_ samples: [Sample], labels: [String?]? = nil) throws(AnalysisFailure) {
+    /// - Parameter events: the recording's event lines among these samples (``MotionCore/RecordingChunk/events``),
+    ///   each placed by its ``MotionCore/RecordingEvent/sampleIndex`` counted in pushed samples (an
+    ///   event at ``samplesPushed`` + `samples.count` comes after the last of them). At an
+    ///   interruption (pause, lost device) the pending partial batch is delivered and the pipeline
+    ///   is interrupted (``AnalysisPipeline/interrupt(at:)``), as the live capture did.
+    public mutating func push(_ samples: [Sample], labels: [String?]? = nil, events: [RecordingEvent] = []) throws(AnalysisFailure) {
         precondition((labels != nil) == isLabelled, isLabelled ? "a labelled session needs labels" : "labels given to an unlabelled session")
         precondition(labels == nil || labels!.count == samples.count, "one label per sample")
         if let failure { throw failure }
+        var nextEvent = 0
         for i in samples.indices {
+            while nextEvent < events.count, events[nextEvent].sampleIndex <= samplesPushed {
+                try apply(events[nextEvent])
+                nextEvent += 1
+            }
             let s = samples[i]
             if s.timestamp > Sample.timestampLimit || s.timestamp < -Sample.timestampLimit {
                 failure = AnalysisFailure(analyzer: "replay", sampleIndex: samplesPushed,
@@ -70,6 +80,18 @@ public struct ReplaySession {
             if isLabelled { pendingLabels.append(labels![i]) }
             if let b = delivery.push(s) { try deliver(b) }
         }
+        for e in events[nextEvent...] { try apply(e) }
+    }
+
+    /// Interruptions applied so far.
+    public var interruptions: Int { pipeline.interruptions }
+
+    /// An event of the recording: an interruption delivers what is pending, then interrupts the
+    /// pipeline; a resumption needs nothing (the interruption restarted the analyzers).
+    private mutating func apply(_ event: RecordingEvent) throws(AnalysisFailure) {
+        guard event.isInterruption else { return }
+        if let b = delivery.flush(at: event.time) { try deliver(b) }
+        try pipeline.interrupt(at: event.time)
     }
 
     /// Ends the stream: delivers the last partial batch and lets every analyzer finish.

@@ -20,6 +20,12 @@ public struct StreamStatisticsAnalyzer: BatchAnalyzer {
         return NoOutput()
     }
 
+    /// The interval across the interruption is not a gap (``MotionCore/StreamStatistics/interrupt()``).
+    public mutating func interrupt(at time: Int64, context: AnalysisContext) -> NoOutput {
+        statistics.interrupt()
+        return NoOutput()
+    }
+
     /// Settles the nominal period if the stream was too short to estimate it earlier.
     public mutating func finish(context: AnalysisContext) -> NoOutput {
         statistics.finish()

@@ -25,6 +25,13 @@ public struct StepCountAnalyzer: BatchAnalyzer {
         return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
     }
 
+    /// The counter closes the signal at the interruption and restarts after it (``StepCounter/interrupt(into:)``).
+    public mutating func interrupt(at time: Int64, context: AnalysisContext) -> StepEvents {
+        let before = steps.count
+        counter.interrupt(into: &steps)
+        return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
+    }
+
     /// The counter holds nothing that the end of the stream would decide.
     public mutating func finish(context: AnalysisContext) -> StepEvents { StepEvents(times: []) }
 

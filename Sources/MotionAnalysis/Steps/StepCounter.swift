@@ -173,6 +173,26 @@ public struct StepCounter: Sendable {
         gridValue = v
     }
 
+    /// The stream is interrupted here (a pause, a lost device): the samples of the open 40 ms bin
+    /// are emitted, a step candidate waiting for its neighbours is decided as at the end of a
+    /// signal, and the next sample starts the analysis afresh (as after an input gap longer than
+    /// ``StepCounterConfiguration/maxInputGap``), however soon it comes: the interval is never
+    /// interpolated. Steps already counted stay; held candidates of an unconfirmed run expire.
+    /// Appends the steps this decides to `steps`.
+    /// - Complexity: O(1) grid points.
+    public mutating func interrupt(into steps: inout [Int64]) {
+        if binCount > 0 { closeBin(binIndex, value: binSum / Double(binCount), into: &steps) }
+        binIndex = Int64.min
+        binSum = 0
+        binCount = 0
+        if hasPending {
+            hasPending = false
+            accept(time: pendingTime, amplitude: pendingAmplitude, into: &steps)
+        }
+        // The next bin restarts the analysis (see closeBin).
+        gridIndex = Int64.min
+    }
+
     /// Forgets the signal history (at start and after a long input gap). Steps already counted stay.
     private mutating func restart(origin: Double) {
         gridOrigin = origin

@@ -49,6 +49,12 @@ struct UpCrossings: BatchAnalyzer {
         return found
     }
 
+    /// A crossing needs two samples of one signal: the one before an interruption is forgotten.
+    mutating func interrupt(at time: Int64, context: AnalysisContext) -> Times {
+        previous = nil
+        return Times()
+    }
+
     mutating func finish(context: AnalysisContext) -> Times { Times() }
 }
 
