@@ -27,7 +27,7 @@ let package = Package(
         // Accuracy against the real datasets: manifest, truth files, metrics, targets and verdicts.
         .target(name: "MotionEvaluation", dependencies: ["MotionAnalysis", "MotionCore", "MotionSystem"]),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis", "MotionEvaluation", "WakeCost", "MotionEmulator", "MotionIIO"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis", "MotionEvaluation", "WakeCost", "MotionEmulator", "MotionIIO", "MotionSession"]),
         // Wake-up, CPU-time, energy and FIFO-overflow model of sensor delivery settings (pure, no I/O).
         .target(name: "WakeCost", dependencies: ["MotionCore"]),
         // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
@@ -38,6 +38,10 @@ let package = Package(
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // IIO reader: owned libiio wrappers, discovery, access state, configuration, capture.
         .target(name: "MotionIIO", dependencies: ["CLibIIO", "MotionCore", "MotionSystem"]),
+        // A long-running capture as a session: recordings (rotation, retention, a full disk, device
+        // loss), checkpoints and recovery, per-batch reports, summaries, log events. A pure session
+        // machine and its driver (the capture's sink).
+        .target(name: "MotionSession", dependencies: ["MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
@@ -52,5 +56,6 @@ let package = Package(
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem"]),
+        .testTarget(name: "MotionSessionTests", dependencies: ["MotionSession", "MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost", "MotionTestSupport"]),
     ]
 )

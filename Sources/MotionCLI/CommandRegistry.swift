@@ -13,6 +13,7 @@ enum CommandRegistry {
             EmulateCommand.spec,
             DevicesCommand.spec,
             CaptureCommand.spec,
+            RecoverCommand.spec,
         ]
     }
 }

@@ -12,6 +12,8 @@ import MotionSystem
 /// the last `fsync`, and may leave one torn final line, which ``RecordingReader`` drops with a warning.
 ///
 /// Call ``close()`` at the end: a writer released without it closes the descriptor without a final `fsync`.
+/// While it is open the file is locked (`flock(2)`, exclusive): another process can tell that it
+/// is being written (``MotionSystem/FileLock/isHeld(_:)``).
 ///
 /// Values are written in the shortest decimal form that converts back to the same `Double`
 /// (Swift's `description`), timestamps as integer nanoseconds, so reading gives back exactly
@@ -97,6 +99,9 @@ public final class RecordingWriter {
         }
         bytesWritten = text.utf8.count
         fsyncCount = 1
+        // Held while the file is written (released by the kernel however the process ends), so
+        // that a recovery tool can tell an open recording from an interrupted one.
+        _ = flock(file.rawValue, LOCK_EX | LOCK_NB)
     }
 
     deinit {

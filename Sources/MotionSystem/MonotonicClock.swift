@@ -6,7 +6,8 @@ import Musl
 
 /// The clocks the I/O layers read (capture, the emulator, the benchmarks): `CLOCK_MONOTONIC` and
 /// the calling thread's CPU time. Analysis code never reads them; it takes its time from sample
-/// timestamps. The one place `clock_gettime(2)` and `nanosleep(2)` are called.
+/// timestamps. The one place `clock_gettime(2)` is called for these clocks and `nanosleep(2)` is
+/// called (the wall clock is ``WallClock``'s).
 public enum MonotonicClock {
     /// Now, in nanoseconds (wraps `clock_gettime(CLOCK_MONOTONIC)`).
     public static func nanoseconds() -> Int64 {

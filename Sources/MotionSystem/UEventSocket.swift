@@ -6,20 +6,63 @@ import Musl
 import CSystem
 
 /// A netlink socket receiving the kernel's device events (`NETLINK_KOBJECT_UEVENT`, multicast
-/// group 1, no privilege needed), so that a removed (or re-added) device ends a wait at once
-/// instead of a poll timeout finding it. Owns the socket; closes it in deinit.
+/// group 1) and udev's (group 2: the same events re-sent by `systemd-udevd` once its rules ran,
+/// i.e. once a new device node has the group and mode a rule gives it), no privilege needed, so
+/// that a removed (or re-added) device ends a wait at once instead of a poll timeout finding it.
+/// Owns the socket; closes it in deinit.
 ///
 /// With ``notifyThroughSignalPipe()`` the socket itself is not polled: it raises `SIGIO` when an
 /// event arrives (`O_ASYNC`) and ``SignalPipe`` turns that into a byte on its pipe, which is
 /// polled anyway. This keeps the socket's poll callback off a per-sample wake-up path (libiio
 /// likewise polls only the buffer and an eventfd; docs/iio-reader.md, "Speed").
 public final class UEventSocket {
-    /// One kernel event: `remove@/devices/...` gives action `remove` and that path.
+    /// One device event: `remove@/devices/...` gives action `remove` and that path.
     public struct Event: Hashable, Sendable {
+        /// Who sent it.
+        public enum Source: String, Hashable, Sendable {
+            /// The kernel (the device appeared or went; udev rules may not have run yet).
+            case kernel
+            /// udev, after its rules ran (permissions applied).
+            case udev
+        }
         /// `add`, `remove`, `change`, `bind`, ...
         public var action: String
         /// The sysfs path below /sys (`/devices/...`).
         public var devpath: String
+        /// `SUBSYSTEM=` (`iio`, `hid`, ...), when the message carries it.
+        public var subsystem: String?
+        /// Who sent it.
+        public var source: Source
+
+        /// Creates an event.
+        public init(action: String, devpath: String, subsystem: String? = nil, source: Source = .kernel) {
+            self.action = action
+            self.devpath = devpath
+            self.subsystem = subsystem
+            self.source = source
+        }
+
+        /// Parses one netlink message: the kernel's `ACTION@DEVPATH\0KEY=VALUE\0...` or udev's
+        /// (`libudev\0` and a binary header, then `KEY=VALUE\0` properties); nil for anything else.
+        public static func parse<C: Collection>(_ message: C) -> Event? where C.Element == UInt8 {
+            let bytes = Array(message)
+            let tokens = bytes.split(separator: 0, omittingEmptySubsequences: true)
+            guard let first = tokens.first else { return nil }
+            let isUdev = bytes.starts(with: Array("libudev".utf8)) && bytes.count > 8 && bytes[7] == 0
+            var properties: [String: String] = [:]
+            for t in tokens.dropFirst() {
+                guard let eq = t.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                properties[String(decoding: t[t.startIndex..<eq], as: UTF8.self)] = String(decoding: t[(eq + 1)...], as: UTF8.self)
+            }
+            if isUdev {
+                guard let action = properties["ACTION"], let path = properties["DEVPATH"] else { return nil }
+                return Event(action: action, devpath: path, subsystem: properties["SUBSYSTEM"], source: .udev)
+            }
+            guard let at = first.firstIndex(of: UInt8(ascii: "@")) else { return nil }
+            return Event(action: String(decoding: first[first.startIndex..<at], as: UTF8.self),
+                         devpath: String(decoding: first[(at + 1)...], as: UTF8.self),
+                         subsystem: properties["SUBSYSTEM"], source: .kernel)
+        }
     }
 
     /// The socket.
@@ -34,7 +77,7 @@ public final class UEventSocket {
         guard s >= 0 else { throw SystemError.current("socket", subject: "NETLINK_KOBJECT_UEVENT") }
         var addr = sockaddr_nl()
         addr.nl_family = sa_family_t(AF_NETLINK)
-        addr.nl_groups = 1
+        addr.nl_groups = 1 | 2  // the kernel's events and udev's
         let r = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
         }
@@ -74,11 +117,7 @@ public final class UEventSocket {
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n <= 0 { break }
-            // "ACTION@DEVPATH\0KEY=VALUE\0...": the header is enough.
-            let header = buffer[0..<n].prefix { $0 != 0 }
-            guard let at = header.firstIndex(of: UInt8(ascii: "@")) else { continue }
-            out.append(Event(action: String(decoding: header[..<at], as: UTF8.self),
-                             devpath: String(decoding: header[(at + 1)...], as: UTF8.self)))
+            if let e = Event.parse(buffer[0..<n]) { out.append(e) }
         }
         return out
     }

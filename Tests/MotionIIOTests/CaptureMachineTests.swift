@@ -17,6 +17,8 @@ struct FakeKernel {
     var signals: [(time: Int64, control: CaptureMachine.Control)] = []
     var removalAt: Int64?
     var addAt: Int64?
+    /// The removed device is back at this time without a device event (found by a retry).
+    var quietReturnAt: Int64?
     var drainFailure: (stream: Int, at: Int64, error: SystemError)?
     var probeAnswer: AccessState = .available
     var prepareFailure: CaptureFailure?
@@ -63,6 +65,10 @@ struct FakeKernel {
         case .prepare:
             actions.append("prepare")
             if let f = prepareFailure { return .failed(f) }
+            // Removed and not back yet (an add event, or quietly at `quietReturnAt`).
+            if let r = removalAt, now >= r, !(quietReturnAt.map { now >= $0 } ?? false) {
+                return .failed(.access(.deviceAbsent(device: "accel_3d"), error: nil))
+            }
             return .prepared(setups)
         case .startStreaming, .resumeStreaming:
             actions.append("start")
@@ -401,11 +407,42 @@ struct CaptureMachineTests {
         k.addAt = 1_000_000_000 + 6 * Self.second
         let m = k.run(s)
         #expect(k.marks.count == 2)
-        if case .deviceLost = k.marks.first {} else { Issue.record("first mark \(String(describing: k.marks.first))") }
-        #expect(k.marks.last == .deviceBack(at: 1_000_000_000 + 6 * Self.second))
-        #expect(k.actions.filter { $0 == "prepare" }.count == 2)
+        guard case let .deviceLost(lostAt, state) = k.marks.first else { Issue.record("first mark \(String(describing: k.marks.first))"); return }
+        #expect(state == .lost(device: "accel_3d"))
+        #expect(k.marks.last == .deviceBack(at: 1_000_000_000 + 6 * Self.second, lostAt: lostAt))
+        // The first start, an attempt at once after the release (too early), one at the add event.
+        #expect(k.actions.filter { $0 == "prepare" }.count == 3)
+        #expect(m.reconnectAttempts == 2)
         #expect(k.released == 2 && k.closed == 1)
         #expect(m.statistics.stopReason == .duration)
+    }
+
+    /// A device that comes back without an event (a lost netlink message) is found by the
+    /// retries, 1 s, 2 s, 4 s... after each failed attempt, not by a busy loop.
+    @Test func aDeviceBackWithoutAnEventIsFoundByBackedOffRetries() {
+        var s = settings(duration: 20)
+        s.reconnect = true
+        var k = K(setups: [K.setup(K.plan(batch: 100, strategy: .pollWatermark))], arrivals: [K.perSample(2000)])
+        let removal = 1_000_000_000 + 3 * Self.second + 50 * Self.ms
+        k.removalAt = removal
+        k.quietReturnAt = removal + 5 * Self.second
+        let m = k.run(s)
+        let prepares = k.actions.filter { $0 == "prepare" }.count
+        // At once (fails), after 1 s (fails), after 2 s more (fails), after 4 s more (succeeds).
+        #expect(prepares == 5)
+        guard case .deviceBack(let back, _) = k.marks.last else { Issue.record("no deviceBack mark: \(k.marks)"); return }
+        #expect(back >= removal + 7 * Self.second && back < removal + 8 * Self.second)
+        #expect(m.statistics.stopReason == .duration)
+    }
+
+    /// Without reconnect a lost device ends the capture: no mark, the reason says lost.
+    @Test func withoutReconnectALostDeviceStopsTheCapture() {
+        var k = K(setups: [K.setup(K.plan(batch: 100, strategy: .pollWatermark))], arrivals: [K.perSample(1000)])
+        k.removalAt = 1_000_000_000 + 3 * Self.second + 50 * Self.ms
+        let m = k.run(settings(duration: 10))
+        #expect(k.marks.isEmpty)
+        #expect(m.statistics.stopReason == .lost(.lost(device: "accel_3d")))
+        #expect(k.actions.filter { $0 == "prepare" }.count == 1)
     }
 
     @Test func blockingRefillsCheckForSignalsBetweenRoundsWithoutBlocking() {

@@ -25,6 +25,8 @@ public struct RecordingReplay {
     public var warnings: [RecordingWarning]
     /// The sessions, finished, in the order they were made.
     public var sessions: [ReplaySession]
+    /// The recording's event lines (pauses, lost devices, ...), in file order.
+    public var events: [RecordingEvent] = []
 
     /// Rows read from the file per chunk: enough that the reader hands its parsed blocks over whole.
     public static let chunkSamples = 1 << 16
@@ -44,14 +46,18 @@ public struct RecordingReplay {
                            sessions makeSessions: (RecordingHeader) throws -> [ReplaySession]) throws -> RecordingReplay {
         let reader = try RecordingReader(path: path)
         let headerLines = reader.lineNumber
+        var events: [RecordingEvent] = []
         var sessions = try makeSessions(reader.header)
         precondition(reader.header.hasLabels || !sessions.contains(where: \.isLabelled), "a labelled session needs a file with a label column")
         func failure(_ f: AnalysisFailure) -> RecordingError {
-            RecordingError(file: path, line: f.sampleIndex.map { headerLines + $0 + 1 }, problem: f.description)
+            // The sample's line: the header, the rows before it and the event lines before it.
+            RecordingError(file: path, line: f.sampleIndex.map { i in headerLines + i + 1 + events.filter { $0.sampleIndex <= i }.count },
+                           problem: f.description)
         }
         do {
             while var chunk = try reader.next(maxSamples: chunkSamples) {
                 transform?(&chunk.samples)
+                events += chunk.events
                 for i in sessions.indices {
                     try sessions[i].push(chunk.samples, labels: sessions[i].isLabelled ? chunk.labels : nil, events: chunk.events)
                 }
@@ -61,6 +67,6 @@ public struct RecordingReplay {
         } catch let f as AnalysisFailure {
             throw failure(f)
         }
-        return RecordingReplay(path: path, header: reader.header, warnings: reader.warnings, sessions: sessions)
+        return RecordingReplay(path: path, header: reader.header, warnings: reader.warnings, sessions: sessions, events: events)
     }
 }

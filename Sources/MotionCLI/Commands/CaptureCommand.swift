@@ -4,6 +4,7 @@ import Glibc
 import MotionAnalysis
 import MotionCore
 import MotionIIO
+import MotionSession
 import MotionSystem
 
 /// `motionbatch capture`: capture an accelerometer (and gyroscope) into batches through libiio,
@@ -15,28 +16,44 @@ enum CaptureCommand {
             abstract: "Capture an IIO accelerometer/gyroscope in batches into a recording and report wake-ups and CPU time.",
             discussion: """
             Picks the first accelerometer (and a gyroscope on another device, merged by timestamp),
-            or the devices named with --device. The rate is snapped to the nearest available one.
+            or the devices named with --device (NAME, NAME@PARENT for one of two identical sensors,
+            or an id). The rate is snapped to the nearest available one.
             Batching: --latency SECONDS or --batch N. Devices with a hardware FIFO
             (buffer/hwfifo_timeout) batch in hardware and are read by waiting on the buffer's poll
             fd and draining what is available; others fill the kernel buffer and the reader sleeps
-            until each batch is due (--wait timed). Every batch is fed to the step counter as it
+            until each batch is due (--wait timed). Every batch is fed to the analysis as it
             arrives; a hardware step counter (in_steps_input), when present, is reported beside it.
             --range picks the full scale from in_accel_scale_available / in_anglvel_scale_available
             (e.g. --range 4g, --range 500dps); samples at full scale are counted as clipped.
-            Stops after --duration or --samples, or on SIGINT/SIGTERM (within milliseconds at any
-            latency: signals and the deadline wake the wait), always leaving the sensor idle.
+            A capture into a recording (-o FILE or --output-dir DIR) runs until SIGINT/SIGTERM
+            unless --duration or --samples is given (--duration 0: until stopped; without a
+            recording the default is 10 s). SIGUSR1 pauses (buffers disabled, the sensor idle),
+            SIGUSR2 resumes; the pause is recorded. With --output-dir, recordings are named by their
+            start (UTC when the clock is synchronized), rotated by --rotate, pruned by --keep and
+            --max-disk, and interrupted ones found there are recovered first. Each recording gets a
+            NAME.summary.json. --reconnect waits for a lost device to come back (device events) and
+            continues into a new recording. Stops within milliseconds at any latency, always
+            leaving the sensor idle. Logs one line per event on stderr (syslog <N> prefixes under
+            systemd's journal); --ndjson prints one JSON object per batch on stdout.
             """,
             options: ContextOptions.options + [
-                .option("device", value: "NAME", help: "Device name or id (repeat for accel + gyro). Default: auto.", repeated: true),
+                .option("device", value: "NAME", help: "Device name, NAME@PARENT (the parent device's sysfs path or its end) or id (repeat for accel + gyro). Default: auto.", repeated: true),
                 .option("rate", value: "HZ", help: "Sampling rate; the nearest available one is used."),
                 .option("latency", value: "SECONDS", help: "Batch by latency (hardware FIFO timeout where present)."),
                 .option("batch", value: "N", help: "Batch every N samples (watermark)."),
-                .option("duration", value: "SECONDS", help: "Stop after SECONDS (default 10 unless --samples)."),
+                .option("duration", value: "SECONDS", help: "Stop after SECONDS (0: until stopped; default: until stopped with a recording, else 10 s unless --samples)."),
                 .option("samples", value: "N", help: "Stop after N samples."),
                 .option("range", value: "FULLSCALE", help: "Full scale: NUMBERg or NUMBERm/s2 (accelerometer), NUMBERdps or NUMBERrad/s (gyroscope); the smallest available at or above it is used. Repeat for both.", repeated: true),
-                .option("output", short: "o", value: "FILE", help: "Write the recording to FILE."),
+                .option("output", short: "o", value: "FILE", help: "Write the recording to FILE (continued as FILE-2.csv... after a reconnection)."),
                 .flag("overwrite", help: "Replace FILE if it exists."),
-                .option("fsync", value: "POLICY", help: "batch (default), close, or SECONDS of sample time between fsyncs."),
+                .option("output-dir", value: "DIR", help: "Write recordings named by their start time into DIR (created; locked while the session runs; interrupted recordings there are recovered first)."),
+                .option("rotate", value: "SECONDS|SIZE", help: "With --output-dir: start a new recording every SECONDS of samples (90, 15min, 1h, 1d) or at SIZE (100M, 1G); never mid-batch."),
+                .option("keep", value: "N", help: "With --output-dir and --rotate: keep at most N recordings (the oldest are deleted)."),
+                .option("max-disk", value: "SIZE", help: "With --output-dir and --rotate: keep the recordings within SIZE (e.g. 2G), and delete the oldest to make room when the disk is full."),
+                .option("fsync", value: "POLICY", help: "batch (default), close, or SECONDS of sample time between fsyncs (and checkpoints)."),
+                .flag("reconnect", help: "When the device is lost, wait for it to come back (device events) and continue into a new recording; without it the capture ends with exit status 1."),
+                .flag("ndjson", help: "Print one JSON object per batch, event and the final summary on stdout (schema in docs/session.md)."),
+                .option("board", value: "NAME|FILE", help: "Board profile for the summaries' battery estimate: rpi-zero-2w, rpi-4b, rpi-5, beaglebone-black, phone, or FILE.json."),
                 .option("stats-json", value: "FILE", help: "Also write the statistics JSON to FILE."),
                 .flag("no-repair", help: "Keep kernel timestamps as they are (no burst respreading)."),
                 .flag("no-hwfifo", help: "Do not use the hardware FIFO (switch it off; batch with the kernel watermark)."),
@@ -76,51 +93,6 @@ enum CaptureCommand {
                 }
             }
         )
-    }
-
-    /// Where captured batches go: a ``RecordingWriter`` (with `--output`) created once the devices
-    /// are configured (so the header states the rate read back and the timestamp clock in use), and
-    /// the standard analysis pipeline (``StandardAnalyzers``: the step counter...), fed each batch as
-    /// it is delivered (when an accelerometer is captured).
-    struct RecordingSink: CaptureSink {
-        var make: (([CaptureStatistics.Device]) throws -> RecordingWriter)?
-        var writer: RecordingWriter?
-        /// The live analysis; nil without an accelerometer, or after an analyzer rejected a batch.
-        var analysis: (pipeline: AnalysisPipeline, analyzers: StandardAnalyzers)?
-        /// Why the analysis stopped, if it did (the capture goes on).
-        var stepProblem: String?
-
-        init(countSteps: Bool) {
-            analysis = countSteps ? try? StandardAnalyzers.pipeline(declaredRateHz: nil) : nil
-        }
-
-        mutating func begin(_ devices: [CaptureStatistics.Device]) throws { writer = try make?(devices) }
-
-        mutating func write(_ batch: SampleBatch) throws {
-            try writer?.append(batch)
-            guard analysis != nil else { return }
-            do throws(AnalysisFailure) {
-                try analysis!.pipeline.consume(batch)
-            } catch {
-                stop(error)
-            }
-        }
-
-        mutating func close() throws {
-            if analysis != nil {
-                do throws(AnalysisFailure) { try analysis!.pipeline.finish() } catch { stop(error) }
-            }
-            try writer?.close()
-        }
-
-        private mutating func stop(_ failure: AnalysisFailure) {
-            stepProblem = failure.description
-            analysis = nil
-        }
-
-        /// Steps counted live, or nil when none were counted (no accelerometer, or an analyzer
-        /// rejected a batch: see ``stepProblem``).
-        var steps: Int? { analysis.map { $0.pipeline.analyzer($0.analyzers.steps).count } }
     }
 
     static func batching(_ args: ParsedArguments) throws(CLIError) -> CapturePlan.Batching {
@@ -173,15 +145,25 @@ enum CaptureCommand {
         return r
     }
 
-    /// Chooses the devices: named ones, or the first IMU / accelerometer plus the first gyroscope.
-    static func select(_ sensors: [SensorDescription], names: [String]) throws(CLIError) -> [SensorDescription] {
+    /// Chooses the devices: named ones (``MotionIIO/DeviceIdentity/Selector``: `NAME`,
+    /// `NAME@PARENT`, an id or a label), or the first IMU / accelerometer plus the first gyroscope.
+    /// Two devices answering one name are refused with their parents listed (`NAME@PARENT` picks one).
+    static func select(_ sensors: [SensorDescription], names: [String], local: Bool = false) throws(CLIError) -> [SensorDescription] {
         if !names.isEmpty {
+            let identities = sensors.map { $0.identity(local: local) }
             var out: [SensorDescription] = []
             for n in names {
-                guard let s = sensors.first(where: { $0.name == n || $0.id == n || $0.label == n }) else {
+                let selector = DeviceIdentity.Selector(n)
+                let matching = sensors.indices.filter { selector.selects(identities[$0]) }
+                guard let k = matching.first else {
                     let known = sensors.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
                     throw .failure("\(AccessState.deviceAbsent(device: n).message) Motion devices: \(known.isEmpty ? "none" : known).\n\(AccessState.deviceAbsent(device: n).remedy)")
                 }
+                guard matching.count == 1 else {
+                    let list = matching.map { "\(sensors[$0].name)@\(identities[$0].parent ?? "?") (\(sensors[$0].id))" }.joined(separator: ", ")
+                    throw .usage("'\(n)' names \(matching.count) devices: \(list). Pick one with --device NAME@PARENT (the parent path or its last components).")
+                }
+                let s = sensors[k]
                 guard s.kind != .stepCounter else { throw .failure("\(n) is a step counter only; it has no accelerometer or gyroscope channels to capture.") }
                 out.append(s)
             }
@@ -205,14 +187,25 @@ enum CaptureCommand {
         let range = try range(args.strings("range"))
         let rate = try args.double("rate", in: 0.001...1_000_000)
         let sampleLimit = try args.int("samples", in: 1...Int.max)
-        var duration = try args.double("duration", in: 0.001...31_536_000)
-        if duration == nil && sampleLimit == nil { duration = 10 }
+        let output = args.string("output")
+        let outputDir = args.string("output-dir")
+        if output != nil, outputDir != nil { throw CLIError.usage("'--output' and '--output-dir' cannot be combined: choose one.") }
+        let recording = output != nil || outputDir != nil
+        var duration = try args.double("duration", in: 0...31_536_000)
+        if duration == 0 {
+            duration = nil
+        } else if duration == nil, sampleLimit == nil, !recording {
+            duration = 10
+        }
         let fsync = try fsyncPolicy(args.string("fsync"))
         let stall = try stall(args.string("stall"))
-        do { try IIOCapture.installSignalHandlers() } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
+        let plan = try sessionPlan(args, outputDir: outputDir)
+        if args.flag("json"), plan.ndjson { throw CLIError.usage("'--json' and '--ndjson' cannot be combined: --ndjson prints the summary as its last line.") }
+        // SIGUSR1/SIGUSR2 pause and resume; installed early so that none arriving during discovery is lost.
+        do { try IIOCapture.installSignalHandlers(pauseSignals: true) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         let context = try ContextOptions.open(args)
         let discovered = SensorDiscovery.discover(in: context)
-        let sensors = try select(discovered, names: args.strings("device"))
+        let sensors = try select(discovered, names: args.strings("device"), local: context.isLocal)
         // A hardware step counter, when the board has one, is read before and after the capture
         // and reported beside the live count (neither is silently preferred).
         let pedometer = SensorDescription.hardwarePedometer(in: discovered, capturing: sensors)
@@ -220,67 +213,76 @@ enum CaptureCommand {
                                      repairTimestamps: !args.flag("no-repair"), stall: stall)
         options.hardwareFIFO = !args.flag("no-hwfifo")
         options.range = range
+        options.pauseSignals = true
+        options.reconnect = plan.reconnect
         switch args.string("wait") {
         case nil, "timed": options.timedWait = true
         case "buffer": options.timedWait = false
         case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--wait': expected 'timed' or 'buffer'.")
         }
-
-        var sink = RecordingSink(countSteps: sensors.contains(where: \.hasAccel))
-        if let path = args.string("output") {
-            if !args.flag("overwrite"), access(path, F_OK) == 0 {
-                throw CLIError.failure("\(path) already exists; pass --overwrite to replace it.")
-            }
-            var sensorSet: SensorSet = .accel
-            if sensors.contains(where: \.hasGyro) { sensorSet.insert(.gyro) }
-            let overwrite = args.flag("overwrite")
-            sink.make = { devices in
-                var meta: [String: String] = [
-                    RecordingKey.device: devices.map(\.name).joined(separator: "+"),
-                    RecordingKey.source: "iio \(uri)",
-                ]
-                if let r = rate { meta[RecordingKey.requestedHz] = r.compactText }
-                if let r = devices.first?.actualRate { meta[RecordingKey.actualHz] = r.compactText }
-                if let d = devices.first {
-                    meta[RecordingKey.clock] = d.hasTimestamp ? "iio \(d.timestampClock ?? "unknown")" : "arrival (monotonic)"
-                }
-                switch batching {
-                case .none: meta[RecordingKey.batching] = "none"
-                case .samples(let n): meta[RecordingKey.batching] = "samples \(n)"
-                case .latency(let s): meta[RecordingKey.batching] = "latency \(s) s"
-                }
-                return try RecordingWriter(path: path, header: RecordingHeader(sensors: sensorSet, metadata: meta), fsync: fsync, replaceExisting: overwrite)
-            }
+        if let path = output, !args.flag("overwrite"), access(path, F_OK) == 0 {
+            throw CLIError.failure("\(path) already exists; pass --overwrite to replace it.")
         }
 
+        let log = ServiceLog.forStandardError(isTerminal: io.stderrIsTerminal)
+        var settings = SessionMachine.Settings(session: plan.session)
+        settings.output = output.map { .file($0, overwrite: args.flag("overwrite")) } ?? outputDir.map { .directory($0) } ?? .none
+        settings.rotation = plan.rotation
+        settings.retention = plan.retention
+        settings.fsync = fsync
+        settings.source = "iio \(uri)"
+        settings.requestedRateHz = rate
+        settings.batching = switch batching {
+        case .none: "none"
+        case .samples(let n): "samples \(n)"
+        case .latency(let s): "latency \(s) s"
+        }
+        settings.board = plan.board
+        settings.reconnect = plan.reconnect
+        settings.analyse = sensors.contains(where: \.hasAccel)
+        settings.sensors = sensors.contains(where: \.hasGyro) ? [.accel, .gyro] : .accel
+        var sessionOutput = SessionOutput(io: io, log: log, ndjson: plan.ndjson, session: plan.session)
+        var lock: FileLock?
+        if let dir = outputDir {
+            (lock, settings.stored) = try prepareDirectory(dir, board: plan.board, output: &sessionOutput)
+        }
+        var recorder = SessionRecorder(settings: settings, observer: sessionOutput)
         let capture = IIOCapture(context: context, sensors: sensors, options: options)
         let stats: CaptureStatistics
         do {
-            stats = try capture.run(into: &sink)
+            stats = try capture.run(into: &recorder)
         } catch {
             throw CLIError.failure("capture of \(sensors.map(\.name).joined(separator: " + ")) could not start: \(error.description)")
         }
+        withExtendedLifetime(lock) {}
+        let machine = recorder.machine
         if stats.clippedSamples > 0 {
             let pct = 100 * Double(stats.clippedSamples) / Double(max(1, stats.samples))
             io.err("warning: \(stats.clippedSamples) samples (\(formatFixed(pct, 1)) %) have an axis at full scale (clipped): the motion exceeded the sensor's range; pick a larger one with --range.")
         }
-        if let problem = sink.stepProblem { io.err("warning: step counting stopped: \(problem)") }
         var hardware: CaptureStatsJSON.Pedometer?
-        if let p = pedometer, let start = p.stepCounter?.steps, let ours = sink.steps {
-            let end = SensorDiscovery.discover(in: context).first { $0.id == p.id }?.stepCounter?.steps
+        if let p = pedometer, let start = p.stepCounter?.steps, let ours = machine.steps {
+            let end = SensorDiscovery.discover(in: capture.context).first { $0.id == p.id }?.stepCounter?.steps
             if let end, let c = HardwarePedometerComparison(ours: ours, hardwareStart: start, hardwareEnd: end) {
                 hardware = CaptureStatsJSON.Pedometer(device: p.name, start: start, end: end, comparison: c)
             } else {
                 io.err("warning: the hardware step counter of \(p.name) could not be compared (read \(start) before, \(end.map(String.init) ?? "nothing") after)")
             }
         }
-        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps, pedometer: hardware)
+        let recordingPath = output ?? outputDir
+        let json = CaptureStatsJSON.make(stats, uri: uri, output: recordingPath, steps: machine.steps, pedometer: hardware, session: machine.summary)
         if let path = args.string("stats-json") {
             do { try CLIFiles.write(json.serialized(pretty: true) + "\n", to: path) } catch {
                 io.err("Error: \(error.message)")
             }
         }
-        if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware)) }
+        if args.flag("json") {
+            io.out(json.serialized(pretty: true))
+        } else if !plan.ndjson {
+            io.writeOut(text(stats, output: recordingPath, steps: machine.steps, pedometer: hardware))
+            if recording, let s = machine.summary { io.writeOut("session\n" + s.text.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n") }
+        }
+        if let f = machine.failure { throw CLIError.failure("capture stopped: \(f). \(stats.samples) samples were captured.") }
         switch stats.stopReason {
         case .lost(let s):
             throw CLIError.failure("\(s.message) \(stats.samples) samples were saved. \(s.remedy)")
@@ -341,9 +343,11 @@ enum CaptureStatsJSON {
         }
     }
 
-    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil) -> JSONValue {
+    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil,
+                     session: SessionSummary? = nil) -> JSONValue {
         let stepsValue: JSONValue = steps.map { JSONValue.int(Int64($0)) } ?? .null
         let pedometerValue: JSONValue = pedometer?.json ?? .null
+        let sessionValue: JSONValue = session?.json ?? .null
         return .object([
             ("uri", .string(uri)),
             ("output", output.map { .string($0) } ?? .null),
@@ -366,6 +370,7 @@ enum CaptureStatsJSON {
             ("stop_monotonic_s", .number(st.stopDecidedAt.map { Double($0) / 1e9 })),
             ("steps", stepsValue),
             ("hardware_pedometer", pedometerValue),
+            ("session", sessionValue),
             ("devices", .array(st.devices.map { d in .object([
                 ("id", .string(d.id)),
                 ("name", .string(d.name)),

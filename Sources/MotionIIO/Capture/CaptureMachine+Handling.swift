@@ -16,7 +16,23 @@ extension CaptureMachine {
         case (.preparing, .streaming):
             let reconnected = everStreamed
             beginStreaming(at: now)
-            return reconnected ? .mark(.deviceBack(at: now)) : next(now)
+            retryAt = nil
+            retryDelay = 0
+            return reconnected ? .mark(.deviceBack(at: now, lostAt: lostAt)) : next(now)
+        case (.preparing, .failed(let f)) where everStreamed && settings.reconnect && Self.mayComeBack(f):
+            // Back too early (udev has not applied permissions yet, the second device is not
+            // there yet...): wait for the next device event, or the back-off, and try again.
+            state = .reconnecting
+            retryDelay = retryDelay == 0 ? Self.retryDelays.first : min(2 * retryDelay, Self.retryDelays.cap)
+            retryAt = now + retryDelay
+            return .awaitDevice(until: [retryAt, deadline].compactMap { $0 }.min())
+        case (.paused, .failed(let f)) where settings.reconnect && Self.mayComeBack(f):
+            // The device went away while paused: reconnect (nothing is held during a pause).
+            state = .lost
+            lostState = f.accessState.map { $0.isLoss ? $0 : .lost(device: streams.first?.setup.report.name ?? "device") }
+            lostAt = now
+            lostSteps = []
+            return continueLost(now)
         case (.preparing, .failed(let f)), (.paused, .failed(let f)):
             if !everStreamed { startFailure = f }
             return requestStop(.failed(f), at: now)
@@ -56,12 +72,19 @@ extension CaptureMachine {
             return continueLost(now)
         case (.lost, .released):
             state = .reconnecting
-            return .awaitDevice(until: deadline)
+            // The device may be back already (a quick re-plug): try at once.
+            state = .preparing
+            reconnectAttempts += 1
+            return .prepare
         case (.reconnecting, .woke(let w)):
             if let stop = controlStop(w) { return requestStop(stop, at: now) }
             if let d = deadline, now >= d { return requestStop(.duration, at: now) }
-            if w.deviceAdded { state = .preparing; return .prepare }
-            return .awaitDevice(until: deadline)
+            if w.deviceAdded || (retryAt.map { now >= $0 } ?? false) {
+                state = .preparing
+                reconnectAttempts += 1
+                return .prepare
+            }
+            return .awaitDevice(until: [retryAt, deadline].compactMap { $0 }.min())
         case (.preparing, .marked):
             return next(now)
         case (.stopping, _):
@@ -72,7 +95,7 @@ extension CaptureMachine {
             case .active: return next(now)
             case .paused: return waitWhilePaused(now)
             case .lost: return continueLost(now)
-            case .reconnecting: return .awaitDevice(until: deadline)
+            case .reconnecting: return .awaitDevice(until: [retryAt, deadline].compactMap { $0 }.min())
             case .idle, .saved: return .finished
             case .preparing, .stopping: return requestStop(reason ?? .duration, at: now)
             }
@@ -346,7 +369,20 @@ extension CaptureMachine {
         drains = []
         guard settings.reconnect else { reason = .lost(s); return }
         state = .lost
+        lostState = s
+        lostAt = now
         lostSteps = [.deliverHeld, .deliverFlush]
+    }
+
+    /// Whether a failed attempt to reconnect may succeed later: the device is not (yet) there,
+    /// not (yet) accessible or busy; other failures (a plan the device cannot follow, a range it
+    /// lacks) stop the capture.
+    static func mayComeBack(_ f: CaptureFailure) -> Bool {
+        guard case .access(let s, _) = f else { return false }
+        switch s {
+        case .deviceAbsent, .permissionDenied, .busy, .lost, .noIIOSubsystem, .unreachable, .disconnected: return true
+        case .available: return false
+        }
     }
 
     mutating func continueLost(_ now: Int64) -> Action {
@@ -360,7 +396,7 @@ extension CaptureMachine {
             default: break
             }
         }
-        if !lostMarked { lostMarked = true; return .mark(.deviceLost(at: now)) }
+        if !lostMarked { lostMarked = true; return .mark(.deviceLost(at: lostAt, state: lostState ?? .lost(device: "device"))) }
         lostMarked = false
         return .release
     }

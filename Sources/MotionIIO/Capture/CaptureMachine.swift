@@ -191,10 +191,38 @@ public struct CaptureMachine: Sendable {
         case paused(at: Int64)
         /// Buffers enabled again.
         case resumed(at: Int64)
-        /// The device went away.
-        case deviceLost(at: Int64)
-        /// The device came back and streams again.
-        case deviceBack(at: Int64)
+        /// The device went away; `state` is what the fresh probe found (``AccessState/lost(device:)``,
+        /// ``AccessState/disconnected(uri:)``).
+        case deviceLost(at: Int64, state: AccessState)
+        /// The device came back and streams again (`lostAt`: when it went).
+        case deviceBack(at: Int64, lostAt: Int64)
+    }
+
+    /// What the capture delivered so far, handed to the sink with each batch
+    /// (``CaptureSink/write(_:progress:)``): cheap counts, no per-device arrays.
+    public struct Progress: Hashable, Sendable {
+        /// Samples delivered (merged stream), this batch included.
+        public var samples = 0
+        /// Batches delivered, this one included.
+        public var batches = 0
+        /// Returns from waiting (userspace wake-ups).
+        public var userspaceReturns = 0
+        /// Refills that returned data, over all devices (device deliveries as the reader saw them).
+        public var deviceDeliveries = 0
+        /// Samples lost in timestamp gaps, over all devices.
+        public var lostSamples = 0
+        /// Gaps found, over all devices.
+        public var gaps = 0
+        /// Monotonic time of the delivery, ns.
+        public var now: Int64 = 0
+        /// Monotonic time streaming started, ns.
+        public var startedAt: Int64 = 0
+        /// The process's counters since streaming started, when the sink asked for them
+        /// (``CaptureSink/wantsProcessCounters``; the driver reads them).
+        public var counters: ProcessCounters?
+
+        /// Creates progress.
+        public init() {}
     }
 
     /// What the driver must do next; each action but ``finished`` is answered by one ``Event``.
@@ -373,6 +401,34 @@ public struct CaptureMachine: Sendable {
     /// Delivery steps left while ``State/lost`` (before releasing for a reconnection).
     var lostSteps: [StopStep] = []
     var lostMarked = false
+    /// The state the lost device was found in, and when.
+    var lostState: AccessState?
+    var lostAt: Int64 = 0
+    /// Reconnecting: when to try again after a failed attempt (nil: at the next device event),
+    /// and the current back-off, ns.
+    var retryAt: Int64?
+    var retryDelay: Int64 = 0
+    /// Attempts to reconnect so far.
+    public internal(set) var reconnectAttempts = 0
+
+    /// What was delivered so far (for the sink, with each batch).
+    public func progress(at now: Int64) -> Progress {
+        var p = Progress()
+        p.samples = stats.samples
+        p.batches = stats.batches
+        p.userspaceReturns = stats.userspaceReturns
+        for s in streams {
+            p.deviceDeliveries += s.setup.report.drainsWithData
+            p.lostSamples += s.setup.report.lostSamples
+            p.gaps += s.setup.report.gaps
+        }
+        p.now = now
+        p.startedAt = startTime
+        return p
+    }
+
+    /// The first back-off after a failed reconnection attempt and its cap, ns: 1 s doubling to 60 s.
+    static let retryDelays: (first: Int64, cap: Int64) = (1_000_000_000, 60_000_000_000)
 
     /// Creates an idle machine.
     public init(settings: Settings) {

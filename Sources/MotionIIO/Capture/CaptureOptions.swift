@@ -20,6 +20,9 @@ public struct CaptureOptions: Sendable {
     public var range = CaptureRange()
     /// SIGUSR1 pauses (buffers disabled, sensor idle), SIGUSR2 resumes (local contexts).
     public var pauseSignals = false
+    /// When the device is lost, wait for it to come back (device events; found again by its
+    /// ``DeviceIdentity``) instead of stopping.
+    public var reconnect = false
     /// For tests: after `after` seconds, stop reading for `duration` seconds once (to overflow the kernel buffer).
     public var stall: CaptureMachine.Settings.Stall?
 

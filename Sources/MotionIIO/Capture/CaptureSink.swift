@@ -4,17 +4,24 @@ import MotionCore
 /// (``IIOCapture``) calls it once per delivered batch; `close` is called once, on every path.
 public protocol CaptureSink {
     /// Called once the devices are configured and streaming, before the first batch, with the
-    /// configuration actually applied (rate read back, timestamp clock, FIFO timeout).
+    /// configuration actually applied (rate read back, timestamp clock, FIFO timeout), and again
+    /// after each reconnection (``CaptureMachine/Mark/deviceBack(at:lostAt:)`` follows).
     mutating func begin(_ devices: [CaptureStatistics.Device]) throws
-    /// Receives one batch (one wake-up's worth of samples).
-    mutating func write(_ batch: SampleBatch) throws
+    /// Receives one batch (one wake-up's worth of samples) and what was delivered so far.
+    mutating func write(_ batch: SampleBatch, progress: CaptureMachine.Progress) throws
     /// A moment of the stream (paused, resumed, device lost or back); the default ignores it.
-    mutating func mark(_ mark: CaptureMachine.Mark)
-    /// Flushes and syncs; called once at the end.
-    mutating func close() throws
+    mutating func mark(_ mark: CaptureMachine.Mark) throws
+    /// Whether ``write(_:progress:)`` wants the process's counters (`/proc` and `getrusage`, read
+    /// per batch by the driver: about a microsecond, skipped by default).
+    var wantsProcessCounters: Bool { get }
+    /// Flushes and syncs; called once at the end, with why the capture stopped and its final
+    /// figures (the process counters included when ``wantsProcessCounters``).
+    mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) throws
 }
 
 extension CaptureSink {
     /// Ignores marks.
-    public mutating func mark(_ mark: CaptureMachine.Mark) {}
+    public mutating func mark(_ mark: CaptureMachine.Mark) throws {}
+    /// No counters.
+    public var wantsProcessCounters: Bool { false }
 }

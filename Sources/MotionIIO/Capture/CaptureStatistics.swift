@@ -36,6 +36,8 @@ public struct CaptureStatistics: Sendable {
         public var clippedSamples = 0
         /// The full scales applied by `--range` (``CaptureRange``), read back.
         public var ranges: [CaptureRange.Applied] = []
+        /// The device's stable identity (name, parent device, label), as the capture found it.
+        public var identity: DeviceIdentity?
 
         /// Adds the counts of `earlier` (the same device before a reconnection) to these.
         mutating func addCounts(of earlier: Device) {

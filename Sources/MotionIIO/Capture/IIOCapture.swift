@@ -12,10 +12,13 @@ import Glibc
 /// device merged by timestamp). Owns the buffers; every exit path destroys them, restores
 /// `hwfifo_timeout`, the timestamp clock and the scale, and closes the sink.
 public final class IIOCapture {
-    /// The context the devices belong to.
-    public let context: IIOContext
-    /// Devices captured.
-    public let sensors: [SensorDescription]
+    /// The context the devices belong to (a fresh one after a local device was re-plugged).
+    public private(set) var context: IIOContext
+    /// Devices captured (found again by ``identities`` after a reconnection).
+    public private(set) var sensors: [SensorDescription]
+    /// The stable identity of each captured device (name, parent device, label), read when the
+    /// capture starts: how a re-plugged device is found again whatever its new `iio:deviceN`.
+    public private(set) var identities: [DeviceIdentity] = []
     /// Options.
     public let options: CaptureOptions
     /// The machine (inspectable after ``run(into:)``).
@@ -76,6 +79,7 @@ public final class IIOCapture {
         settings.timedWait = options.timedWait
         settings.stall = options.stall
         settings.remoteURI = context.isLocal ? nil : context.uri
+        settings.reconnect = options.reconnect
         do throws(SystemError) {
             try Self.installSignalHandlers(pauseSignals: options.pauseSignals && context.isLocal)
             timer = try MonotonicTimer()
@@ -101,22 +105,28 @@ public final class IIOCapture {
                 event = .yielded
             case .probe(let i): event = .probed(probe(streams[i]))
             case .deliver(let batch):
-                do { try sink.write(batch); event = .delivered } catch {
+                var progress = machine.progress(at: MonotonicClock.nanoseconds())
+                if sink.wantsProcessCounters, let a = countersAtStart { progress.counters = ProcessCounters.now().since(a) }
+                do { try sink.write(batch, progress: progress); event = .delivered } catch {
                     event = .deliveryFailed(.recording(stage: .write, detail: "\(error)"))
                 }
             case .mark(let m):
-                sink.mark(m)
-                event = .marked
+                do { try sink.mark(m); event = .marked } catch {
+                    event = .deliveryFailed(.recording(stage: .write, detail: "\(error)"))
+                }
             case .pauseStreaming:
                 for s in streams { s.buffer?.destroy(); s.buffer = nil }
                 event = .paused
             case .resumeStreaming: event = createBuffers()
             case .awaitDevice(let until): event = awaitDevice(until)
             case .release:
-                release()
+                // Released to wait for a lost device: device events stay on.
+                release(final: machine.state != .lost)
                 event = .released
             case .closeRecording:
-                do { try sink.close(); event = .recordingClosed(nil) } catch {
+                var progress = machine.progress(at: MonotonicClock.nanoseconds())
+                if sink.wantsProcessCounters, let a = countersAtStart { progress.counters = (countersAtEnd ?? ProcessCounters.now()).since(a) }
+                do { try sink.close(machine.stopReason ?? .duration, progress: progress); event = .recordingClosed(nil) } catch {
                     event = .recordingClosed(.recording(stage: .close, detail: "\(error)"))
                 }
             case .finished: break loop
@@ -148,8 +158,12 @@ public final class IIOCapture {
 
     private func prepare() -> CaptureMachine.Event {
         guard !sensors.isEmpty else { return .failed(.noSensors) }
-        // After a reconnection the old streams were released: configure anew. (Re-finding a
-        // re-plugged device by a stable identity is issue 15's; the CLI does not reconnect yet.)
+        if identities.isEmpty {
+            identities = sensors.map { $0.identity(local: context.isLocal) }
+        } else if let failure = refind() {
+            return .failed(failure)
+        }
+        // After a reconnection the old streams were released: configure anew.
         streams.removeAll()
         if let q = options.range.accel == nil ? nil : "accel", !sensors.contains(where: \.hasAccel) { return .failed(.range(.noDevice(quantity: q))) }
         if options.range.gyro != nil, !sensors.contains(where: \.hasGyro) { return .failed(.range(.noDevice(quantity: "anglvel"))) }
@@ -173,6 +187,33 @@ public final class IIOCapture {
         let timeout = streams.map(\.plan.contextTimeoutMs).max() ?? 2000
         do { try context.setTimeout(milliseconds: max(timeout, context.operationTimeoutMs ?? 0)) } catch { return .failed(.system(error)) }
         return .prepared(streams.map { CaptureMachine.StreamSetup(report: $0.report, period: $0.period, hasAccel: $0.sensor.hasAccel) })
+    }
+
+    /// After the devices were lost: a fresh context (libiio lists a local context's devices once,
+    /// when it is created) and each device found again by its identity, whatever its new id.
+    /// - Returns: the failure when a device is not (yet) back.
+    private func refind() -> CaptureFailure? {
+        let fresh: IIOContext
+        do { fresh = try IIOContext(uri: context.uri) } catch {
+            return .access(context.isLocal ? .noIIOSubsystem : .unreachable(uri: context.uri), error: error)
+        }
+        if let t = context.operationTimeoutMs { try? fresh.setTimeout(milliseconds: t) }
+        let found = SensorDiscovery.discover(in: fresh)
+        let candidates = found.map { $0.identity(local: fresh.isLocal) }
+        var chosen: [SensorDescription] = []
+        for identity in identities {
+            switch identity.find(in: candidates) {
+            case .success(let i): chosen.append(found[i])
+            case .failure(.absent): return .access(.deviceAbsent(device: identity.name), error: nil)
+            case .failure(.ambiguous):
+                // Two devices match equally (identical hubs re-plugged at once): wait, do not guess.
+                return .access(.deviceAbsent(device: identity.description), error: nil)
+            }
+        }
+        context = fresh
+        sensors = chosen
+        for (k, s) in chosen.enumerated() { identities[k].id = s.id }
+        return nil
     }
 
     private func configure(_ sensor: SensorDescription, _ device: IIODevice, _ plan: CapturePlan) throws(CaptureFailure) {
@@ -243,6 +284,7 @@ public final class IIOCapture {
                 id: sensor.id, name: sensor.name, plan: plan, actualRate: actual, hwfifoTimeout: fifoActual, watermark: nil,
                 timestampClock: clock, hasTimestamp: layout.element("timestamp") != nil)
             report.ranges = applied
+            report.identity = identities.first { $0.id == sensor.id || ($0.id == nil && $0.name == sensor.name) }
             let stream = Stream(sensor: sensor, device: device, plan: plan, decoder: decoder, report: report)
             stream.originalHWFIFOTimeout = original
             stream.originalClock = originalClock
@@ -362,7 +404,8 @@ public final class IIOCapture {
             case SIGIO:
                 for e in uevents?.receive() ?? [] {
                     if e.action == "remove" { wake.deviceRemoved = true }
-                    if e.action == "add" { wake.deviceAdded = true }
+                    // An IIO device appeared, or udev finished applying its rules to one.
+                    if e.action == "add", e.subsystem == "iio" || e.devpath.contains("/iio:device") { wake.deviceAdded = true }
                 }
             default: break
             }
@@ -469,10 +512,12 @@ public final class IIOCapture {
 
     /// Destroys buffers (disabling them), restores `hwfifo_timeout`, the timestamp clock, the
     /// scale and the scheduling policy, leaving the sensor idle. Idempotent.
-    private func release() {
+    /// - Parameter final: the capture ends (device events off, counters read); otherwise it waits
+    ///   for a lost device to come back.
+    private func release(final: Bool = true) {
         watcher?.stop()
         watcher = nil
-        if countersAtStart != nil, countersAtEnd == nil { countersAtEnd = ProcessCounters.now() }
+        if final, countersAtStart != nil, countersAtEnd == nil { countersAtEnd = ProcessCounters.now() }
         for s in streams {
             s.buffer?.destroy()
             s.buffer = nil
@@ -488,7 +533,7 @@ public final class IIOCapture {
             s.originalScales = []
         }
         if let p = previousScheduler { try? Scheduler.set(p); previousScheduler = nil }
-        uevents?.stopNotifying()
+        if final { uevents?.stopNotifying() }
         try? timer?.arm(at: nil)
     }
 }

@@ -1,0 +1,45 @@
+import MotionCore
+import MotionSession
+
+/// What `capture` prints while a session runs: per batch an NDJSON line on stdout (`--ndjson`)
+/// and the live view on a terminal's stderr; per event a log line on stderr (``ServiceLog``) and
+/// an NDJSON line; at the end the summary as an NDJSON line (`"type": "summary"`).
+struct SessionOutput: SessionObserver {
+    var io: CommandIO
+    let log: ServiceLog
+    let ndjson: Bool
+    var live: LiveView?
+    /// The events, in order (for tests and the final report).
+    private(set) var events: [SessionEvent] = []
+
+    /// The session id for the events' JSON.
+    let session: String
+
+    init(io: CommandIO, log: ServiceLog, ndjson: Bool, session: String) {
+        self.io = io
+        self.session = session
+        self.log = log
+        self.ndjson = ndjson
+        live = log.style == .terminal ? LiveView() : nil
+    }
+
+    mutating func batch(_ report: BatchReport) {
+        if ndjson { io.out(report.json.serialized()) }
+        if live != nil { io.writeErr(LiveView.draw(live!.line(report))) }
+    }
+
+    mutating func event(_ event: SessionEvent, sequence: Int) {
+        events.append(event)
+        if live != nil { io.writeErr(live!.clear()) }
+        io.err(log.line(event))
+        if ndjson { io.out(event.json(session: session, sequence: sequence).serialized()) }
+    }
+
+    mutating func finished(_ summary: SessionSummary, sequence: Int) {
+        if live != nil { io.writeErr(live!.clear()) }
+        if ndjson {
+            guard case .object(let members) = summary.json else { return }
+            io.out(JSONValue.object([("type", .string("summary")), ("seq", .number(sequence))] + members).serialized())
+        }
+    }
+}

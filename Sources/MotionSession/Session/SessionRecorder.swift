@@ -1,0 +1,131 @@
+import MotionCore
+import MotionIIO
+import MotionSystem
+
+/// Receives what a session reports, as it happens: the command line prints NDJSON, log lines and
+/// a live view from it; a fleet publisher would send the same values.
+public protocol SessionObserver {
+    /// A batch was delivered (and written).
+    mutating func batch(_ report: BatchReport)
+    /// Something to log.
+    mutating func event(_ event: SessionEvent, sequence: Int)
+    /// The session ended; its summary.
+    mutating func finished(_ summary: SessionSummary, sequence: Int)
+}
+
+/// The driver of a ``SessionMachine`` and the capture's sink (``MotionIIO/CaptureSink``): it feeds
+/// the machine what the capture delivers, with the clocks read, and carries out its actions:
+/// recordings through MotionCore's ``MotionCore/RecordingWriter`` (appended and `fsync`ed per
+/// batch: a journal), checkpoints and summaries through MotionSystem's ``MotionSystem/AtomicFile``,
+/// deletions, and the reports to its ``SessionObserver``. Every decision is the machine's.
+public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
+    /// The machine (inspectable after the capture).
+    public private(set) var machine: SessionMachine
+    /// Who is told.
+    public var observer: Observer
+    private var writer: RecordingWriter?
+    private let bootID: String?
+
+    /// Creates a recorder.
+    public init(settings: SessionMachine.Settings, observer: Observer) {
+        machine = SessionMachine(settings: settings)
+        self.observer = observer
+        bootID = WallClock.bootID()
+    }
+
+    /// The process's counters are read with every batch (wake-ups and CPU time for the reports
+    /// and checkpoints).
+    public var wantsProcessCounters: Bool { true }
+
+    private var clock: ClockReading { ClockReading.now(bootID: bootID) }
+
+    public mutating func begin(_ devices: [CaptureStatistics.Device]) throws {
+        let identities = devices.map { $0.identity ?? DeviceIdentity(name: $0.name, parent: nil, id: $0.id) }
+        try run(machine.handle(.begin(devices: devices, identities: identities, clock: clock)))
+    }
+
+    public mutating func write(_ batch: SampleBatch, progress: CaptureMachine.Progress) throws {
+        let c: ClockReading? = machine.settings.output == .none ? nil : clock
+        try run(machine.handle(.batch(batch, progress, clock: c)))
+    }
+
+    public mutating func mark(_ mark: CaptureMachine.Mark) throws {
+        try run(machine.handle(.mark(mark, machine.lastProgress(at: MonotonicClock.nanoseconds()))))
+    }
+
+    public mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) throws {
+        try run(machine.handle(.close(reason, progress)))
+        if let w = writer { try? w.close(); writer = nil }
+    }
+
+    /// Feeds a whole stream through the machine without a device (tests, a replay that records).
+    public mutating func feed(_ input: SessionMachine.Input) throws {
+        try run(machine.handle(input))
+    }
+
+    // MARK: actions
+
+    private mutating func run(_ first: SessionMachine.Action?) throws {
+        var action = first
+        while let a = action {
+            if case .fail(let f) = a {
+                _ = machine.completed(.done(fileBytes: nil))
+                throw f
+            }
+            let result = perform(a)
+            action = machine.completed(result)
+        }
+    }
+
+    private mutating func perform(_ action: SessionMachine.Action) -> SessionMachine.ActionResult {
+        do {
+            switch action {
+            case let .open(path, header, replace):
+                if let w = writer { try? w.close() }
+                let w = try RecordingWriter(path: path, header: header, fsync: machine.settings.fsync, replaceExisting: replace)
+                writer = w
+                return .done(fileBytes: Int64(w.bytesWritten))
+            case .appendRows(let batch):
+                guard let w = writer else { return .done(fileBytes: nil) }
+                try w.append(batch)
+                return .done(fileBytes: Int64(w.bytesWritten))
+            case .appendEvent(let event):
+                guard let w = writer else { return .done(fileBytes: nil) }
+                try w.append(event: event)
+                return .done(fileBytes: Int64(w.bytesWritten))
+            case let .checkpoint(path, checkpoint):
+                try writer?.sync()
+                try AtomicFile.write(Array((checkpoint.json.serialized(pretty: false) + "\n").utf8), to: path)
+                return .done(fileBytes: nil)
+            case let .closeRecording(summaryPath, summary, checkpointPath):
+                if let w = writer {
+                    writer = nil
+                    try w.close()
+                }
+                do throws(SystemError) {
+                    try AtomicFile.write(Array((summary.json.serialized(pretty: true) + "\n").utf8), to: summaryPath)
+                } catch {
+                    return .summaryNotWritten(error)
+                }
+                try? Directory.removeFile(checkpointPath)
+                return .done(fileBytes: nil)
+            case let .delete(_, paths, _):
+                for p in paths { try Directory.removeFile(p) }
+                return .done(fileBytes: nil)
+            case .report(let r):
+                observer.batch(r)
+            case let .log(e, sequence):
+                observer.event(e, sequence: sequence)
+            case let .finished(s, sequence):
+                observer.finished(s, sequence: sequence)
+            case .fail:
+                break
+            }
+            return .done(fileBytes: nil)
+        } catch let e as SystemError where e.errno == .noSpace || e.errno == .quotaExceeded {
+            return .diskFull(e)
+        } catch {
+            return .failed(error)
+        }
+    }
+}
