@@ -11,7 +11,7 @@ import MotionCore
 ///    absolute grid `floor(t / 40 ms)`; missing bins are interpolated, so 12.5-400 Hz input
 ///    gives the same 25 Hz signal. A gap longer than ``ActivityClassifierConfiguration/maxInputGap``
 ///    closes the segment, becomes an `unknown` segment and restarts the analysis.
-/// 2. **Windows** of 4 s every 1 s (ending on whole seconds of the sample clock):
+/// 2. **Windows** of 4 s every 0.4 s (ending on multiples of 0.4 s of the sample clock):
 ///    orientation-free ``ActivityFeatures`` (gravity = the window's mean, vertical/horizontal split,
 ///    gait periodicity, vibration floor, rotation).
 /// 3. **Evidence** per window: soft rules (``ActivityEvidence``).

@@ -47,12 +47,12 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     /// station stop stays vehicle; hands move in a vehicle too).
     public var enterSeconds: [[Double]] = [
         //  still walking running cycling vehicle unknown     (to)
-        [     0,    2,      3,      15,     20,     30],  // from still
+        [     0,  1.2,      3,      15,     20,     30],  // from still
         [     3,    0,      3,      15,     40,      6],  // from walking
         [     3,    3,      0,      15,     40,      6],  // from running
         [    10,    4,      6,       0,     20,     15],  // from cycling
         [   300,    8,      8,      30,      0,    300],  // from vehicle
-        [     6,    2,      3,      15,     20,      0],  // from unknown
+        [     6,  1.2,      3,      15,     20,      0],  // from unknown
     ]
     /// Minimum time (s) in a class before it may change (from ``ActivitySegment/start``).
     public var minimumHoldSeconds: [Double] = [3, 3, 3, 10, 20, 0]
@@ -68,8 +68,8 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
 
     /// Window length in grid points (4 s at 25 Hz).
     public static let windowPoints = 100
-    /// Hop between windows in grid points (1 s at 25 Hz).
-    public static let hopPoints = 25
+    /// Hop between windows in grid points (0.4 s at 25 Hz).
+    public static let hopPoints = 10
     /// Grid period (ns): 40 ms, 25 Hz, as the step counter's.
     public static let gridPeriod: Int64 = 40_000_000
 

@@ -19,7 +19,7 @@ enum EvalActivityCommand {
             HAPT: still (sitting/standing/lying) vs walking (level, stairs) agreement over the labelled \
             time (1 s trimmed at both ends of every label run), and the median delay from a still -> \
             walking onset to the announcement of walking, leaving one subject out: the thresholds \
-            stillMotion and gaitPeriodicity are re-tuned on the other subjects over a 3x3 grid (the \
+            stillMotion and walkingMinimum are re-tuned on the other subjects over a 3x3 grid (the \
             in-sample figures with the defaults are printed beside). ST logs: each file's majority \
             label against its activity (stationary, walking, jogging = running, biking = cycling, \
             driving = vehicle; 'other' is shown, not judged). Bangle drive and train: time walking or \

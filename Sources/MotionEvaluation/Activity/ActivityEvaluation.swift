@@ -29,11 +29,13 @@ public struct ActivityEvaluation: Sendable {
         public static let changesPerHour = 6.0
     }
 
-    /// The HAPT cross-validation grid: values tried for `stillMotion` × `gaitPeriodicity` (the two
-    /// thresholds the still-versus-walking question depends on); the default configuration first.
+    /// The HAPT cross-validation grid: values tried for `stillMotion` × `walkingMinimum`, the two
+    /// thresholds that depend on the wearer and the sensor's place (how much a sitting body sways,
+    /// how hard a gentle walker's steps are); the default configuration first. The gait
+    /// periodicity stays fixed: below 0.5, pedalling and road bumps pass for gait.
     public static let grid: [(name: String, values: [Double])] = [
         ("stillMotion", [0.15, 0.1, 0.2]),
-        ("gaitPeriodicity", [0.5, 0.4, 0.6]),
+        ("walkingMinimum", [0.6, 0.4, 0.8]),
     ]
 
     /// One HAPT recording's figures under one grid configuration.
