@@ -1,22 +1,22 @@
 /// A minimal PNG decoder for tests (8-bit RGB/RGBA, non-interlaced, as Chromium's screenshots
 /// are): chunk parsing, a small inflate (stored, fixed and dynamic Huffman blocks) and the five
 /// scanline filters. Enough to look at a headless browser's pixels without outside libraries.
-struct PNGImage {
+public struct PNGImage {
     /// Width and height in pixels.
-    let width: Int, height: Int
+    public let width: Int, height: Int
     /// RGBA bytes, row-major.
-    let rgba: [UInt8]
+    public let rgba: [UInt8]
 
     /// The pixel at (x, y) as (r, g, b).
-    func pixel(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+    public func pixel(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
         let i = (y * width + x) * 4
         return (rgba[i], rgba[i + 1], rgba[i + 2])
     }
 
-    struct DecodeError: Error, CustomStringConvertible { let description: String }
+    public struct DecodeError: Error, CustomStringConvertible { public let description: String }
 
     /// Decodes PNG bytes.
-    init(_ bytes: [UInt8]) throws {
+    public init(_ bytes: [UInt8]) throws {
         guard bytes.count > 8, Array(bytes[0..<8]) == [137, 80, 78, 71, 13, 10, 26, 10] else { throw DecodeError(description: "not a PNG") }
         var pos = 8, w = 0, h = 0, colourType = 0, idat: [UInt8] = []
         func be32(_ p: Int) -> Int { Int(bytes[p]) << 24 | Int(bytes[p + 1]) << 16 | Int(bytes[p + 2]) << 8 | Int(bytes[p + 3]) }
