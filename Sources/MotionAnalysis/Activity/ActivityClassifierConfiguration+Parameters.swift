@@ -16,6 +16,7 @@ extension ActivityClassifierConfiguration {
             ("cyclingMotion", \.cyclingMotion),
             ("evidenceDecay", \.evidenceDecay),
             ("maxBackdateSeconds", \.maxBackdateSeconds),
+            ("boardingSeconds", \.boardingSeconds),
         ]
     }
 

@@ -63,6 +63,11 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     /// vehicle decision may stay open (the step counter's extra hold).
     public var maxBackdateSeconds = 60.0
 
+    /// Boarding time (s): the shortest time from the end of a window that showed gait to the start
+    /// of a vehicle segment (opening a door and sitting down take longer). Steps in that time are
+    /// never held for a vehicle decision.
+    public var boardingSeconds = 10.0
+
     /// The defaults.
     public init() {}
 
@@ -113,6 +118,9 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
         }
         guard evidenceDecay.isFinite && evidenceDecay >= 0 && evidenceDecay <= 10 else {
             throw .invalidConfiguration("evidenceDecay must be within 0...10, got \(evidenceDecay)")
+        }
+        guard boardingSeconds.isFinite && boardingSeconds >= 0 && boardingSeconds <= 600 else {
+            throw .invalidConfiguration("boardingSeconds must be within 0...600 s, got \(boardingSeconds)")
         }
         guard maxBackdateSeconds.isFinite && maxBackdateSeconds >= 1 && maxBackdateSeconds <= 3600 else {
             throw .invalidConfiguration("maxBackdateSeconds must be within 1...3600 s, got \(maxBackdateSeconds)")

@@ -37,6 +37,10 @@ struct ActivityHysteresis: Sendable {
     private(set) var open: Built?
     private var evidence = [Double](repeating: 0, count: 6)
     private var runStart = [Int64](repeating: 0, count: 6)
+    /// The end of the last window that showed gait plus the boarding time (ns): no vehicle
+    /// segment begins before it.
+    private var vehicleNotBefore = Int64.min
+    private let boarding: Int64
     /// Windows not older than the back-dating limit, oldest first.
     private var recent: [Window] = []
     private var recentHead = 0
@@ -45,6 +49,7 @@ struct ActivityHysteresis: Sendable {
         self.configuration = configuration
         hop = Double(ActivityClassifierConfiguration.hopPoints) * Double(ActivityClassifierConfiguration.gridPeriod) / 1e9
         maxBackdate = Int64(configuration.maxBackdateSeconds * 1e9)
+        boarding = Int64(configuration.boardingSeconds * 1e9)
     }
 
     /// The current class, nil before the first sample.
@@ -57,6 +62,7 @@ struct ActivityHysteresis: Sendable {
         precondition(open == nil, "close the open segment before starting again")
         open = Built(segment: ActivitySegment(start: t, end: t, label: .unknown, confidence: 0, announced: t), confidenceSum: 0, windows: 0)
         resetEvidence()
+        vehicleNotBefore = Int64.min
         recent.removeAll(keepingCapacity: true)
         recentHead = 0
     }
@@ -107,6 +113,15 @@ struct ActivityHysteresis: Sendable {
                 evidence[k] = Swift.max(0, evidence[k] - configuration.evidenceDecay * hop)
             }
         }
+        // Gait rules out a vehicle and pedalling: a walking or running window clears their
+        // pending evidence at once, and no vehicle segment begins before its end plus the
+        // boarding time (so steps just after a walk are not held for a vehicle run that cannot
+        // claim them).
+        if favoured == .walking || favoured == .running {
+            evidence[ActivityClass.vehicle.index] = 0
+            evidence[ActivityClass.cycling.index] = 0
+            vehicleNotBefore = end + boarding
+        }
         let k = favoured.index
         let held = Double(end - o.segment.start) / 1e9
         guard k != cur.index, evidence[k] >= configuration.enterSeconds[cur.index][k] - 1e-9,
@@ -114,7 +129,7 @@ struct ActivityHysteresis: Sendable {
             open = o
             return nil
         }
-        let back = Swift.max(runStart[k], end - maxBackdate, o.segment.start)
+        let back = Swift.max(runStart[k], end - maxBackdate, o.segment.start, favoured == .vehicle ? vehicleNotBefore : Int64.min)
         // The windows centred at or after the change move to the new segment.
         var moved = 0.0, movedOld = 0.0, count = 0
         for w in recent[recentHead...] where w.center >= back {
@@ -153,7 +168,7 @@ struct ActivityHysteresis: Sendable {
         var t = nextWindowCenter
         let inVehicle = o.segment.label == .vehicle
         for k in 0..<6 where k != o.segment.label.index && evidence[k] > 0 && (k == ActivityClass.vehicle.index) != inVehicle {
-            t = Swift.min(t, Swift.max(runStart[k], now - maxBackdate, o.segment.start))
+            t = Swift.min(t, Swift.max(runStart[k], now - maxBackdate, o.segment.start, k == ActivityClass.vehicle.index ? vehicleNotBefore : Int64.min))
         }
         return t
     }

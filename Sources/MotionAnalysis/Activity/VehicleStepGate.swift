@@ -7,9 +7,9 @@
 /// A state machine fed, per delivery, the steps the counter emitted (time order) and the
 /// classifier's ``ActivityUpdate``; it keeps the recent decided spans so that a step the counter
 /// releases late (after its own hold) is still judged by the decision for its time.
-public struct VehicleStepGate: Sendable, Equatable {
-    /// Steps waiting for a decision (ns, increasing).
-    private var held: [Int64] = []
+public struct VehicleStepGate: Sendable {
+    /// Steps waiting for a decision (ns, increasing), and the delivery instant each was given at.
+    private var held: [(time: Int64, given: Int64)] = []
     private var heldHead = 0
     /// Decided spans kept for late steps, oldest first.
     private var spans: [ActivityUpdate.VehicleSpan] = []
@@ -17,6 +17,9 @@ public struct VehicleStepGate: Sendable, Equatable {
     private var decidedBefore: Int64?
     /// Steps dropped because they fell in a vehicle.
     public private(set) var dropped = 0
+    /// Per counted step, in order: how long the gate held it (ns, release instant minus the
+    /// instant it was given): the extra visibility delay the activity decision added.
+    public private(set) var holds = EventVisibility()
 
     /// How long decided spans are kept for steps the counter releases late (ns): longer than the
     /// step counter's own hold.
@@ -29,8 +32,8 @@ public struct VehicleStepGate: Sendable, Equatable {
     public var heldCount: Int { held.count - heldHead }
 
     /// Takes `steps` (just counted, increasing) and the classifier's `update` for the same
-    /// delivery; appends the steps now decided and kept to `counted`.
-    public mutating func pass(_ steps: [Int64], _ update: ActivityUpdate, into counted: inout [Int64]) {
+    /// delivery, made at `deliveredAt` (ns); appends the steps now decided and kept to `counted`.
+    public mutating func pass(_ steps: [Int64], _ update: ActivityUpdate, deliveredAt: Int64, into counted: inout [Int64]) {
         for s in update.vehicleSpans {
             if var l = spans.last, l.inVehicle == s.inVehicle, l.end == s.start {
                 l.end = s.end
@@ -40,24 +43,29 @@ public struct VehicleStepGate: Sendable, Equatable {
             }
         }
         if let d = update.decidedBefore { decidedBefore = d }
-        held.append(contentsOf: steps)
-        release(into: &counted, all: false)
+        for t in steps { held.append((t, deliveredAt)) }
+        release(into: &counted, at: deliveredAt, all: false)
     }
 
-    /// The end of the stream: every held step is decided by the spans (a step after the last
-    /// span counts).
-    public mutating func finish(into counted: inout [Int64]) {
-        release(into: &counted, all: true)
+    /// The end of the stream, after the last delivery (made at `lastDeliveredAt`): every held step
+    /// is decided by the spans (a step after the last span counts).
+    public mutating func finish(lastDeliveredAt: Int64, into counted: inout [Int64]) {
+        release(into: &counted, at: lastDeliveredAt, all: true)
     }
 
-    private mutating func release(into counted: inout [Int64], all: Bool) {
+    private mutating func release(into counted: inout [Int64], at now: Int64, all: Bool) {
         var spanIndex = 0
         while heldHead < held.count {
-            let t = held[heldHead]
+            let (t, given) = held[heldHead]
             if !all, decidedBefore.map({ t >= $0 }) ?? true { break }
             while spanIndex < spans.count && spans[spanIndex].end <= t { spanIndex += 1 }
             let inVehicle = spanIndex < spans.count && spans[spanIndex].start <= t && spans[spanIndex].inVehicle
-            if inVehicle { dropped += 1 } else { counted.append(t) }
+            if inVehicle {
+                dropped += 1
+            } else {
+                counted.append(t)
+                holds.record([given], visibleAt: now)
+            }
             heldHead += 1
         }
         if heldHead > 0 && heldHead * 2 >= held.count { held.removeFirst(heldHead); heldHead = 0 }

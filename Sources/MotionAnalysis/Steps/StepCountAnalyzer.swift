@@ -13,6 +13,7 @@ public struct StepCountAnalyzer: BatchAnalyzer {
     private let activity: AnalyzerHandle<ActivityAnalyzer>?
     private var gate = VehicleStepGate()
     private var emitted: [Int64] = []
+    private var lastDeliveredAt: Int64 = 0
 
     /// Creates the analyzer.
     /// - Parameter activity: the activity classifier whose vehicle decisions gate the steps (added
@@ -35,7 +36,8 @@ public struct StepCountAnalyzer: BatchAnalyzer {
         if let activity {
             emitted.removeAll(keepingCapacity: true)
             try counter.process(batch, into: &emitted)
-            gate.pass(emitted, context.output(of: activity), into: &steps)
+            gate.pass(emitted, context.output(of: activity), deliveredAt: batch.deliveredAt, into: &steps)
+            lastDeliveredAt = batch.deliveredAt
         } else {
             try counter.process(batch, into: &steps)
         }
@@ -46,8 +48,8 @@ public struct StepCountAnalyzer: BatchAnalyzer {
     public mutating func finish(context: AnalysisContext) -> StepEvents {
         guard let activity else { return StepEvents(times: []) }
         let before = steps.count
-        gate.pass([], context.output(of: activity), into: &steps)
-        gate.finish(into: &steps)
+        gate.pass([], context.output(of: activity), deliveredAt: lastDeliveredAt, into: &steps)
+        gate.finish(lastDeliveredAt: lastDeliveredAt, into: &steps)
         return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
     }
 
@@ -59,4 +61,9 @@ public struct StepCountAnalyzer: BatchAnalyzer {
 
     /// Steps dropped because the activity classifier said `vehicle` at their time.
     public var droppedInVehicle: Int { gate.dropped }
+
+    /// Per counted step, in the order counted: how long it was held for the activity decision
+    /// (the part of its visibility delay that the vehicle gating added; empty without gating).
+    /// Depends on the delivery, like the pipeline's visibility, so it is not part of ``result``.
+    public var activityHold: EventVisibility { gate.holds }
 }
