@@ -161,12 +161,13 @@ struct ActivityHysteresis: Sendable {
     }
 
     /// The earliest time whose vehicle decision (in a vehicle or not) may still change: the
-    /// back-dated start of a pending evidence run that would change it, else the centre of the
-    /// next window (a run could begin there). `nextWindowCenter` is that centre.
+    /// back-dated start of a pending evidence run that would change it, else where such a run
+    /// could begin: at the centre of the next window (`nextWindowCenter`) when in a vehicle, and
+    /// out of one not before the boarding time after the last gait.
     func vehicleUndecidedFrom(nextWindowCenter: Int64, now: Int64) -> Int64 {
         guard let o = open else { return nextWindowCenter }
-        var t = nextWindowCenter
         let inVehicle = o.segment.label == .vehicle
+        var t = inVehicle ? nextWindowCenter : Swift.max(nextWindowCenter, vehicleNotBefore)
         for k in 0..<6 where k != o.segment.label.index && evidence[k] > 0 && (k == ActivityClass.vehicle.index) != inVehicle {
             t = Swift.min(t, Swift.max(runStart[k], now - maxBackdate, o.segment.start, k == ActivityClass.vehicle.index ? vehicleNotBefore : Int64.min))
         }
