@@ -71,7 +71,7 @@ public struct ActivityClassifier: Sendable {
         hysteresis = ActivityHysteresis(configuration: configuration)
     }
 
-    /// The current class (nil before the first sample).
+    /// The current class (after ``finish()`` the last one; nil before the first sample).
     public var current: ActivityClass? { hysteresis.current }
 
     /// The timeline so far (the open segment last, ending at the latest sample).

@@ -52,8 +52,8 @@ struct ActivityHysteresis: Sendable {
         boarding = Int64(configuration.boardingSeconds * 1e9)
     }
 
-    /// The current class, nil before the first sample.
-    var current: ActivityClass? { open?.segment.label }
+    /// The current class (after the end of the stream, the last one), nil before the first sample.
+    var current: ActivityClass? { open?.segment.label ?? closed.last?.segment.label }
 
     /// Starts (or, after a gap, restarts) the analysis at sample time `t`: an open `unknown`
     /// segment; evidence and recent windows are forgotten. A previous open segment must have
