@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import MotionSystem
 
 /// `motionbatch bench activity [FILE] [--batch N] [--hours H] [--json]`: activity-classifier
 /// throughput on a recording held in memory (default: a 50 Hz 6-axis HAPT recording resampled to

@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import MotionSystem
 import MotionEvaluation
 
 #if canImport(Glibc)

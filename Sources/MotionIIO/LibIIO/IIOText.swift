@@ -1,13 +1,15 @@
+import MotionSystem
+
 /// Text helpers for libiio's NUL-terminated attribute values.
 enum IIOText {
     /// Reads one attribute value through `read` (an `iio_*_attr_read` call given a buffer and its
     /// size) into a 4 KiB buffer, sysfs's limit for an attribute, and returns its text.
-    /// - Throws: ``IIOError`` naming `call` and `subject` when `read` returns a negative errno.
+    /// - Throws: ``SystemError`` naming `call` and `subject` when `read` returns a negative errno.
     static func read(_ call: String, subject: String,
-                     _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(IIOError) -> String {
+                     _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(SystemError) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
-        try IIOError.check(n, call, subject: subject)
+        try LibIIO.check(n, call, subject: subject)
         return string(buffer)
     }
 

@@ -1,4 +1,5 @@
 import CLibIIO
+import MotionSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,42 +50,42 @@ public struct IIODevice {
     public var isBufferCapable: Bool { channels.contains { $0.isScanElement } }
 
     /// Reads a device attribute as text (wraps `iio_device_attr_read`).
-    public func readAttribute(_ name: String) throws(IIOError) -> String {
+    public func readAttribute(_ name: String) throws(SystemError) -> String {
         try IIOText.read("iio_device_attr_read", subject: "\(id)/\(name)") { iio_device_attr_read(handle, name, $0, $1) }
     }
 
     /// Writes a device attribute (wraps `iio_device_attr_write`).
-    public func writeAttribute(_ name: String, _ value: String) throws(IIOError) {
-        try IIOError.check(iio_device_attr_write(handle, name, value), "iio_device_attr_write", subject: "\(id)/\(name)")
+    public func writeAttribute(_ name: String, _ value: String) throws(SystemError) {
+        try LibIIO.check(iio_device_attr_write(handle, name, value), "iio_device_attr_write", subject: "\(id)/\(name)")
     }
 
     /// Reads a buffer attribute as text (wraps `iio_device_buffer_attr_read`).
-    public func readBufferAttribute(_ name: String) throws(IIOError) -> String {
+    public func readBufferAttribute(_ name: String) throws(SystemError) -> String {
         try IIOText.read("iio_device_buffer_attr_read", subject: "\(id)/buffer/\(name)") { iio_device_buffer_attr_read(handle, name, $0, $1) }
     }
 
     /// Writes a buffer attribute (wraps `iio_device_buffer_attr_write`).
-    public func writeBufferAttribute(_ name: String, _ value: String) throws(IIOError) {
-        try IIOError.check(iio_device_buffer_attr_write(handle, name, value), "iio_device_buffer_attr_write", subject: "\(id)/buffer/\(name)")
+    public func writeBufferAttribute(_ name: String, _ value: String) throws(SystemError) {
+        try LibIIO.check(iio_device_buffer_attr_write(handle, name, value), "iio_device_buffer_attr_write", subject: "\(id)/buffer/\(name)")
     }
 
     /// Sets how many kernel buffers libiio asks for (wraps `iio_device_set_kernel_buffers_count`);
     /// on mainline kernels the kernel buffer length becomes samples x count. Call before creating the buffer.
-    public func setKernelBuffersCount(_ count: UInt32) throws(IIOError) {
-        try IIOError.check(iio_device_set_kernel_buffers_count(handle, count), "iio_device_set_kernel_buffers_count", subject: id)
+    public func setKernelBuffersCount(_ count: UInt32) throws(SystemError) {
+        try LibIIO.check(iio_device_set_kernel_buffers_count(handle, count), "iio_device_set_kernel_buffers_count", subject: id)
     }
 
     /// Bytes per scan for the enabled channels (wraps `iio_device_get_sample_size`).
-    public func sampleSize() throws(IIOError) -> Int {
-        try IIOError.check(iio_device_get_sample_size(handle), "iio_device_get_sample_size", subject: id)
+    public func sampleSize() throws(SystemError) -> Int {
+        try LibIIO.check(iio_device_get_sample_size(handle), "iio_device_get_sample_size", subject: id)
     }
 
     /// The device's trigger's name, when it has one (wraps `iio_device_get_trigger`).
-    public func triggerName() throws(IIOError) -> String? {
+    public func triggerName() throws(SystemError) -> String? {
         var trigger: OpaquePointer?
         let r = iio_device_get_trigger(handle, &trigger)
         if r == -ENOENT { return nil }
-        try IIOError.check(r, "iio_device_get_trigger", subject: id)
+        try LibIIO.check(r, "iio_device_get_trigger", subject: id)
         return trigger.flatMap { iio_device_get_name($0) }.map { String(cString: $0) }
     }
 }

@@ -1,4 +1,5 @@
 import CLibIIO
+import MotionSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,18 +18,18 @@ public final class IIOContext {
     /// Opens a context from a URI (wraps `iio_create_context_from_uri`): `local:` (the default,
     /// this machine's sysfs), `ip:host[:port]` (a board running iiod, port 30431 by default),
     /// `xml:FILE` (a saved description; attribute values are not available).
-    /// - Throws: ``IIOError`` with the errno, e.g. `ENOENT` when there is no IIO subsystem.
-    public init(uri: String = "local:") throws(IIOError) {
+    /// - Throws: ``SystemError`` with the errno, e.g. `ENOENT` when there is no IIO subsystem.
+    public init(uri: String = "local:") throws(SystemError) {
         errno = 0
         let raw = iio_create_context_from_uri(uri)
-        handle = try IIOError.check(raw, "iio_create_context_from_uri", subject: uri)
+        handle = try LibIIO.check(raw, "iio_create_context_from_uri", subject: uri)
         self.uri = uri
     }
 
     /// Creates a context from an XML description held in memory (wraps `iio_create_xml_context_mem`).
     /// The XML backend knows the structure (devices, channels, scan formats, attribute names) but
     /// cannot read attribute values (reads fail with `ENOSYS`).
-    public init(xml: String) throws(IIOError) {
+    public init(xml: String) throws(SystemError) {
         errno = 0
         var text = xml
         let raw = text.withUTF8 { bytes in
@@ -36,7 +37,7 @@ public final class IIOContext {
                 iio_create_xml_context_mem(chars.baseAddress, chars.count)
             }
         }
-        handle = try IIOError.check(raw, "iio_create_xml_context_mem", subject: "xml")
+        handle = try LibIIO.check(raw, "iio_create_xml_context_mem", subject: "xml")
         uri = "xml-mem:"
     }
 
@@ -65,10 +66,14 @@ public final class IIOContext {
         iio_context_find_device(handle, name).map { IIODevice(context: self, handle: $0) }
     }
 
+    /// The timeout asked for context operations (`-T`), ms, when the user gave one: a capture
+    /// uses at least this for its refills (and at least its batch latency's need).
+    public var operationTimeoutMs: UInt32?
+
     /// Sets the timeout of blocking operations, milliseconds; 0 waits forever
     /// (wraps `iio_context_set_timeout`). libiio's default (1000 ms local) fails any longer batch.
-    public func setTimeout(milliseconds: UInt32) throws(IIOError) {
-        try IIOError.check(iio_context_set_timeout(handle, milliseconds), "iio_context_set_timeout")
+    public func setTimeout(milliseconds: UInt32) throws(SystemError) {
+        try LibIIO.check(iio_context_set_timeout(handle, milliseconds), "iio_context_set_timeout")
     }
 
     /// The context as XML (wraps `iio_context_get_xml`).

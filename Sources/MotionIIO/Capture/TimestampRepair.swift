@@ -60,6 +60,12 @@ public struct TimestampRepair: Sendable {
     /// are final, in order.
     /// - Complexity: O(n) amortised.
     public mutating func push(_ samples: [Sample]) -> [Sample] {
+        // Per-sample delivery (no burst expected, nothing held, one sample): the sample is its
+        // own run and passes through unchanged; no array is built (the batch-1 hot path).
+        if held.isEmpty, samples.count == 1, (expectedBurst ?? 0) <= 1 {
+            lastOutput = samples[0].timestamp
+            return samples
+        }
         var out: [Sample] = []
         out.reserveCapacity(samples.count + held.count)
         for s in samples {

@@ -15,6 +15,10 @@ public struct ScanDecoder: Sendable {
         public var rawOffset: Double
         /// SI units per raw unit (`*_scale`).
         public var scale: Double
+        /// The largest and smallest raw values of the format: a value there is clipped.
+        public var rawHigh: Int64 { format.isSigned ? (Int64(1) << Int64(min(63, format.bits) - 1)) - 1 : (format.bits >= 63 ? Int64.max : (Int64(1) << Int64(format.bits)) - 1) }
+        /// See ``rawHigh``.
+        public var rawLow: Int64 { format.isSigned ? -(Int64(1) << Int64(min(63, format.bits) - 1)) : 0 }
 
         /// Creates an axis conversion.
         public init(offset: Int, format: ScanElementFormat, rawOffset: Double = 0, scale: Double) {
@@ -94,6 +98,14 @@ public struct ScanDecoder: Sendable {
     /// - Complexity: O(n) in the number of scans; no allocation beyond `samples`' growth.
     @discardableResult
     public func decode(_ bytes: UnsafeRawBufferPointer, into samples: inout [Sample]) -> Int {
+        var clipped = 0
+        return decode(bytes, into: &samples, clipped: &clipped)
+    }
+
+    /// Decodes as ``decode(_:into:)`` and adds to `clipped` the scans with an axis at either end
+    /// of its raw range (the sensor's full scale: the true value may be beyond it).
+    @discardableResult
+    public func decode(_ bytes: UnsafeRawBufferPointer, into samples: inout [Sample], clipped: inout Int) -> Int {
         let step = layout.scanBytes
         guard step > 0 else { return 0 }
         let n = bytes.count / step
@@ -101,18 +113,22 @@ public struct ScanDecoder: Sendable {
         for i in 0..<n {
             let base = i * step
             var s = Sample(timestamp: 0, accel: .zero, gyro: .zero)
+            var atLimit = false
             if let t = timestamp { s.timestamp = Self.readRaw(bytes, at: base + t.offset, format: t.format) }
-            if let a = accel { s.accel = Self.vector(bytes, base, a) }
-            if let g = gyro { s.gyro = Self.vector(bytes, base, g) }
+            if let a = accel { s.accel = Self.vector(bytes, base, a, &atLimit) }
+            if let g = gyro { s.gyro = Self.vector(bytes, base, g, &atLimit) }
+            if atLimit { clipped += 1 }
             samples.append(s)
         }
         return n
     }
 
     @inline(__always)
-    static func vector(_ bytes: UnsafeRawBufferPointer, _ base: Int, _ axes: [Axis]) -> Vector3 {
+    static func vector(_ bytes: UnsafeRawBufferPointer, _ base: Int, _ axes: [Axis], _ atLimit: inout Bool) -> Vector3 {
         @inline(__always) func v(_ a: Axis) -> Double {
-            (Double(readRaw(bytes, at: base + a.offset, format: a.format)) + a.rawOffset) * a.scale
+            let raw = readRaw(bytes, at: base + a.offset, format: a.format)
+            if raw >= a.rawHigh || raw <= a.rawLow { atLimit = true }
+            return (Double(raw) + a.rawOffset) * a.scale
         }
         return Vector3(v(axes[0]), v(axes[1]), v(axes[2]))
     }

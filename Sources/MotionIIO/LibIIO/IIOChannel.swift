@@ -1,4 +1,5 @@
 import CLibIIO
+import MotionSystem
 
 /// One IIO channel (`struct iio_channel`). Borrowed from its device's context, which this value
 /// keeps alive through ``device``.
@@ -49,15 +50,15 @@ public struct IIOChannel {
     }
 
     /// Reads a channel attribute as text (wraps `iio_channel_attr_read`).
-    public func readAttribute(_ attribute: String) throws(IIOError) -> String {
+    public func readAttribute(_ attribute: String) throws(SystemError) -> String {
         try IIOText.read("iio_channel_attr_read", subject: "\(device.id)/\(attributeFilename(attribute) ?? id + "_" + attribute)") {
             iio_channel_attr_read(handle, attribute, $0, $1)
         }
     }
 
     /// Writes a channel attribute (wraps `iio_channel_attr_write`).
-    public func writeAttribute(_ attribute: String, _ value: String) throws(IIOError) {
-        try IIOError.check(iio_channel_attr_write(handle, attribute, value), "iio_channel_attr_write",
+    public func writeAttribute(_ attribute: String, _ value: String) throws(SystemError) {
+        try LibIIO.check(iio_channel_attr_write(handle, attribute, value), "iio_channel_attr_write",
                            subject: "\(device.id)/\(attributeFilename(attribute) ?? id + "_" + attribute)")
     }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Whether a sensor can be captured now, and if not why and what fixes it. Checked fresh at
 /// every start and on every capture error (see ``AccessProbe``); never cached.
@@ -17,6 +15,22 @@ public enum AccessState: Hashable, Sendable {
     case available
     /// The device disappeared during capture (`ENODEV`).
     case lost(device: String)
+    /// The board running iiod (`ip:` URI) could not be reached.
+    case unreachable(uri: String)
+    /// The connection to the board running iiod broke during capture.
+    case disconnected(uri: String)
+
+    /// Whether the state means the device (or the board) went away during a capture.
+    public var isLoss: Bool {
+        switch self {
+        case .lost, .disconnected: true
+        default: false
+        }
+    }
+
+    /// The errors of a remote (iiod) context that mean the connection is gone, not the device.
+    public static let connectionErrors: Set<Errno> = [.connectionReset, .connectionRefused, .brokenPipe, .notConnected,
+                                                      .hostUnreachable, .timedOut, .ioError]
 
     /// Stable machine-readable name (used in `--json`).
     public var name: String {
@@ -27,6 +41,8 @@ public enum AccessState: Hashable, Sendable {
         case .busy: "busy"
         case .available: "available"
         case .lost: "lost"
+        case .unreachable: "unreachable"
+        case .disconnected: "disconnected"
         }
     }
 
@@ -39,6 +55,8 @@ public enum AccessState: Hashable, Sendable {
         case .busy(let d): "\(d) is busy: another reader holds its buffer."
         case .available: "Available."
         case .lost(let d): "\(d) was removed during capture."
+        case .unreachable(let u): "Cannot reach iiod at \(u)."
+        case .disconnected(let u): "The connection to iiod at \(u) was lost during capture."
         }
     }
 
@@ -56,6 +74,8 @@ public enum AccessState: Hashable, Sendable {
         case .available: ""
         case .lost:
             "Check the sensor's connection and driver (`dmesg`), then start again."
+        case .unreachable, .disconnected:
+            "On the board, check that iiod runs (`systemctl status iiod`, or start `iiod`) and listens on TCP port 30431 (or the port in the URI), that the network reaches it (`ping`), and that no firewall blocks the port; `iio_info -u URI` tests the connection."
         }
     }
 
@@ -73,11 +93,22 @@ public enum AccessState: Hashable, Sendable {
     /// `EBUSY`; a missing file (`ENOENT`/`ENODEV`) is then an attribute, not the device. Without
     /// a probe the errno is mapped by ``from(errno:device:path:duringCapture:)``.
     /// - Returns: nil when the failure is a plain error, not an access problem.
-    public static func explaining(_ error: IIOError?, device: String, probed: AccessState?, duringCapture: Bool) -> AccessState? {
+    /// For a remote context (`remoteURI`), a connection error is ``disconnected(uri:)`` during a
+    /// capture and ``unreachable(uri:)`` before one.
+    public static func explaining(_ error: SystemError?, device: String, probed: AccessState?, duringCapture: Bool,
+                                  remoteURI: String? = nil) -> AccessState? {
         if let p = probed, p != .available { return p }
         guard let e = error else { return nil }
-        if probed == .available, e.code != EACCES, e.code != EPERM, e.code != EBUSY { return nil }
-        return from(errno: e.code, device: device, path: e.subject, duringCapture: duringCapture)
+        if let uri = remoteURI, connectionErrors.contains(e.errno) {
+            return duringCapture ? .disconnected(uri: uri) : .unreachable(uri: uri)
+        }
+        if probed == .available {
+            switch e.errno {
+            case .permissionDenied, .notPermitted, .busy: break
+            default: return nil
+            }
+        }
+        return from(errno: e.errno, device: device, path: e.subject, duringCapture: duringCapture)
     }
 
     /// Maps a failed call's errno to the state it reveals, for `device` and the file involved.
@@ -85,14 +116,14 @@ public enum AccessState: Hashable, Sendable {
     /// capturing (`duringCapture`) or absent before; `ENOENT` → absent device, or no IIO
     /// subsystem when the context itself failed (`device` nil). Other codes return nil
     /// (a plain error, not an access problem).
-    public static func from(errno code: Int32, device: String?, path: String?, duringCapture: Bool) -> AccessState? {
+    public static func from(errno code: Errno, device: String?, path: String?, duringCapture: Bool) -> AccessState? {
         switch code {
-        case EACCES, EPERM: return .permissionDenied(device: device ?? "IIO", path: path ?? "/dev/iio:device*")
-        case EBUSY: return .busy(device: device ?? "device")
-        case ENODEV, ENXIO:
+        case .permissionDenied, .notPermitted: return .permissionDenied(device: device ?? "IIO", path: path ?? "/dev/iio:device*")
+        case .busy: return .busy(device: device ?? "device")
+        case .noDevice, .noDeviceOrAddress:
             guard let d = device else { return .noIIOSubsystem }
             return duringCapture ? .lost(device: d) : .deviceAbsent(device: d)
-        case ENOENT:
+        case .noEntry:
             guard let d = device else { return .noIIOSubsystem }
             return duringCapture ? .lost(device: d) : .deviceAbsent(device: d)
         default: return nil

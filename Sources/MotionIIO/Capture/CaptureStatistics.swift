@@ -32,8 +32,21 @@ public struct CaptureStatistics: Sendable {
         public var repairedSamples = 0
         /// Times the scale was found changed and re-read.
         public var scaleChanges = 0
-        /// Scans read by the latest drain.
-        public var lastDrainScans = 0
+        /// Samples with an axis at the end of its raw range: clipped at the sensor's full scale.
+        public var clippedSamples = 0
+        /// The full scales applied by `--range` (``CaptureRange``), read back.
+        public var ranges: [CaptureRange.Applied] = []
+
+        /// Adds the counts of `earlier` (the same device before a reconnection) to these.
+        mutating func addCounts(of earlier: Device) {
+            samples += earlier.samples
+            drainsWithData += earlier.drainsWithData
+            lostSamples += earlier.lostSamples
+            gaps += earlier.gaps
+            repairedSamples += earlier.repairedSamples
+            scaleChanges += earlier.scaleChanges
+            clippedSamples += earlier.clippedSamples
+        }
     }
 
     /// Devices captured.
@@ -57,9 +70,14 @@ public struct CaptureStatistics: Sendable {
     public var counters = ProcessCounters(voluntarySwitches: 0, involuntarySwitches: 0, userCPUNanoseconds: 0, systemCPUNanoseconds: 0)
     /// Streaming time, ns (monotonic).
     public var elapsedNanoseconds: Int64 = 0
+    /// Monotonic time (ns) at which the stop was decided (the wake-up that saw the signal, the
+    /// deadline, the removal, ...): with the time a signal was sent it gives the stop latency.
+    public var stopDecidedAt: Int64?
     /// Why the capture stopped.
-    public var stopReason: CaptureSession.StopReason = .duration
+    public var stopReason: CaptureStopReason = .duration
 
+    /// Samples clipped over all devices.
+    public var clippedSamples: Int { devices.reduce(0) { $0 + $1.clippedSamples } }
     /// Samples lost over all devices.
     public var lostSamples: Int { devices.reduce(0) { $0 + $1.lostSamples } }
     /// CPU time (user + system), ns.

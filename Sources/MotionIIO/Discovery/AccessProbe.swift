@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionSystem
 
 /// Checks a device's ``AccessState`` fresh from the file system (local backend), never from a cache:
 /// `/sys/bus/iio` present, the device directory present, `/dev/iio:deviceN` readable and writable,
@@ -28,12 +29,11 @@ public enum AccessProbe {
             break
         }
         if !holdingBuffer {
-            let fd = open(node, O_RDONLY | O_NONBLOCK)
-            if fd < 0 {
-                let code = errno
-                return AccessState.from(errno: code, device: name, path: node, duringCapture: false) ?? .deviceAbsent(device: name)
+            do throws(SystemError) {
+                try FileDescriptor.open(node, flags: O_RDONLY | O_NONBLOCK).close()
+            } catch {
+                return AccessState.from(errno: error.errno, device: name, path: node, duringCapture: false) ?? .deviceAbsent(device: name)
             }
-            close(fd)
         }
         return .available
     }
