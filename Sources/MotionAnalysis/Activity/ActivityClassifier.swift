@@ -39,6 +39,9 @@ public struct ActivityClassifier: Sendable {
     // Grid: the last emitted point and the ring of the last `width` points (one array per channel).
     private var gridIndex = Int64.min
     private var last = [Double](repeating: 0, count: 6)
+    /// The point being emitted (a closed bin, or one interpolated before it).
+    private var point = [Double](repeating: 0, count: 6)
+    private var closing = [Double](repeating: 0, count: 6)
     private var ring: [[Double]] = Array(repeating: [Double](repeating: 0, count: width), count: 6)
     private var filled = 0
     // Window scratch: the ring unrolled, vertical component, |a|.
@@ -88,17 +91,7 @@ public struct ActivityClassifier: Sendable {
     /// - Throws: ``ActivityClassifierError``; nothing is consumed then.
     /// - Complexity: O(samples): a few additions per sample; the features (O(window × lags)) once per second of signal.
     public mutating func process(_ samples: UnsafeBufferPointer<Sample>) throws(ActivityClassifierError) -> ActivityUpdate {
-        if samples.isEmpty { throw .emptyBatch }
-        var previous = lastTimestamp
-        for i in samples.indices {
-            let s = samples[i]
-            if s.timestamp <= previous { throw .timestampNotIncreasing(index: i, timestamp: s.timestamp, previous: previous) }
-            if s.timestamp > Sample.timestampLimit || s.timestamp < -Sample.timestampLimit {
-                throw .timestampOutOfRange(index: i, timestamp: s.timestamp)
-            }
-            if !s.accel.isFinite || (usesGyroscope && !s.gyro.isFinite) { throw .nonFiniteValue(index: i, timestamp: s.timestamp) }
-            previous = s.timestamp
-        }
+        do { _ = try SampleInputError.validate(samples, after: lastTimestamp, gyroscope: usesGyroscope) } catch { throw .input(error) }
         samplesProcessed += samples.count
         for i in samples.indices {
             let s = samples[i]
@@ -195,30 +188,28 @@ public struct ActivityClassifier: Sendable {
     private mutating func closeBin() {
         guard binCount > 0 else { return }
         let n = Double(binCount)
-        var value = [Double](repeating: 0, count: 6)
-        for c in 0..<6 { value[c] = bin[c] / n; bin[c] = 0 }
+        for c in 0..<6 { closing[c] = bin[c] / n; bin[c] = 0 }
         binCount = 0
         let k = binIndex
         if gridIndex != Int64.min && k - gridIndex > 1 {
             let gap = Double(k - gridIndex)
             var j = gridIndex + 1
-            var p = [Double](repeating: 0, count: 6)
             while j < k {
                 let f = Double(j - gridIndex) / gap
-                for c in 0..<6 { p[c] = last[c] + (value[c] - last[c]) * f }
-                push(j, p)
+                for c in 0..<6 { point[c] = last[c] + (closing[c] - last[c]) * f }
+                push(j)
                 j += 1
             }
         }
-        push(k, value)
-        last = value
+        for c in 0..<6 { point[c] = closing[c]; last[c] = closing[c] }
+        push(k)
         gridIndex = k
     }
 
-    /// One grid point; analyses a window when it ends a whole hop and the ring is full.
-    private mutating func push(_ j: Int64, _ p: [Double]) {
+    /// One grid point (``point``); analyses a window when it ends a whole hop and the ring is full.
+    private mutating func push(_ j: Int64) {
         let slot = Int(((j % Int64(Self.width)) + Int64(Self.width)) % Int64(Self.width))
-        for c in 0..<6 { ring[c][slot] = p[c] }
+        for c in 0..<6 { ring[c][slot] = point[c] }
         filled += 1
         let end = (j + 1) * Self.grid
         guard filled >= Self.width, floorMod(j + 1, Self.hop) == 0 else { return }

@@ -39,35 +39,19 @@ enum BenchActivityCommand {
                 var samples = recording.samples
                 guard samples.count > 1 else { throw CLIError.failure("\(file): needs at least 2 samples") }
                 if rate > 0 { samples = resampled(samples, rateHz: rate) }
+                guard samples.count > 1 else { throw CLIError.failure("\(file): shorter than one period at \(rate.compactText) Hz") }
                 let gyro = recording.header.sensors.contains(.gyro)
-                let span = samples[samples.count - 1].timestamp - samples[0].timestamp
-                let shift = span + (span / Int64(samples.count - 1))
-                var batches = stride(from: 0, to: samples.count, by: batch).map { i in
-                    let part = Array(samples[i..<min(samples.count, i + batch)])
-                    return SampleBatch(samples: part, deliveredAt: part[part.count - 1].timestamp)
-                }
                 var pipeline = AnalysisPipeline()
                 let activity = pipeline.add(try ActivityAnalyzer(gyroscope: gyro))
-                let dataSeconds = hours * 3600
-                var processedSeconds = 0.0
-                var total = 0
-                var elapsed: Int64 = 0
-                while processedSeconds < dataSeconds {
-                    let t0 = MonotonicClock.nanoseconds()
-                    for b in batches { try pipeline.consume(b) }
-                    elapsed += MonotonicClock.nanoseconds() - t0
-                    total += samples.count
-                    processedSeconds += Double(shift) / 1e9
-                    for i in batches.indices {
-                        for j in batches[i].samples.indices { batches[i].samples[j].timestamp += shift }
-                        batches[i].deliveredAt += shift
-                    }
-                }
-                try pipeline.finish()
+                let span = samples[samples.count - 1].timestamp - samples[0].timestamp
+                let perSecond = Double(samples.count - 1) / (Double(span) / 1e9)
+                let run = try BenchReplay.run(samples, batch: batch, minimumSamples: Int((hours * 3600 * perSecond).rounded(.up)), through: &pipeline)
+                let total = run.samples
+                let processedSeconds = Double(run.dataNanoseconds) / 1e9
                 let segments = pipeline.result(of: activity).segments.count
-                let seconds = Double(elapsed) / 1e9
+                let seconds = run.seconds
                 let factor = processedSeconds / seconds
-                let effectiveRate = Double(samples.count - 1) / (Double(span) / 1e9)
+                let effectiveRate = perSecond
                 if args.flag("json") {
                     io.out(JSONValue.object([
                         ("file", .string(file)), ("rate_hz", .number(effectiveRate)), ("batch", .number(batch)),

@@ -10,7 +10,7 @@ struct ActivityClassifierInputTests {
 
     @Test func emptyBatchIsRefused() throws {
         var c = try ActivityClassifier()
-        #expect(throws: ActivityClassifierError.emptyBatch) { try c.process(batch([])) }
+        #expect(throws: ActivityClassifierError.input(.emptyBatch)) { try c.process(batch([])) }
     }
 
     @Test(arguments: [Double.nan, .infinity, -.infinity])
@@ -21,11 +21,11 @@ struct ActivityClassifierInputTests {
         let before = c.timeline
         var part = Array(good[100..<200])
         part[7].gyro.y = bad
-        #expect(throws: ActivityClassifierError.nonFiniteValue(index: 7, timestamp: part[7].timestamp)) { try c.process(batch(part)) }
+        #expect(throws: ActivityClassifierError.input(.nonFiniteValue(index: 7, timestamp: part[7].timestamp, quantity: "angular rate"))) { try c.process(batch(part)) }
         #expect(c.samplesProcessed == 100 && c.timeline == before)
         part[7].gyro.y = 0
         part[3].accel.z = bad
-        #expect(throws: ActivityClassifierError.nonFiniteValue(index: 3, timestamp: part[3].timestamp)) { try c.process(batch(part)) }
+        #expect(throws: ActivityClassifierError.input(.nonFiniteValue(index: 3, timestamp: part[3].timestamp, quantity: "acceleration"))) { try c.process(batch(part)) }
         // The rest of the stream is still accepted afterwards.
         part[3].accel.z = 9.81
         _ = try c.process(batch(part))
@@ -36,17 +36,21 @@ struct ActivityClassifierInputTests {
         var c = try ActivityClassifier()
         let s = SyntheticMotion.still(seconds: 2, rateHz: 50)
         _ = try c.process(batch(Array(s[0..<10])))
-        #expect(throws: ActivityClassifierError.timestampNotIncreasing(index: 0, timestamp: s[9].timestamp, previous: s[9].timestamp)) {
+        #expect(throws: ActivityClassifierError.input(.timestampNotIncreasing(index: 0, timestamp: s[9].timestamp, previous: s[9].timestamp))) {
             try c.process(batch([s[9]]))
         }
-        #expect(throws: ActivityClassifierError.timestampNotIncreasing(index: 1, timestamp: s[5].timestamp, previous: s[10].timestamp)) {
+        #expect(throws: ActivityClassifierError.input(.timestampNotIncreasing(index: 1, timestamp: s[5].timestamp, previous: s[10].timestamp))) {
             try c.process(batch([s[10], s[5]]))
         }
         let far = Sample(timestamp: (1 << 62) + 1, accel: Vector3(0, 0, 9.81))
-        #expect(throws: ActivityClassifierError.timestampOutOfRange(index: 0, timestamp: far.timestamp)) { try c.process(batch([far])) }
-        #expect("\(ActivityClassifierError.timestampNotIncreasing(index: 1, timestamp: 5, previous: 5))".contains("duplicated"))
-        #expect(ActivityClassifierError.nonFiniteValue(index: 4, timestamp: 0).sampleIndexInBatch == 4)
-        #expect(ActivityClassifierError.emptyBatch.sampleIndexInBatch == nil)
+        #expect(throws: ActivityClassifierError.input(.timestampOutOfRange(index: 0, timestamp: far.timestamp))) { try c.process(batch([far])) }
+        #expect("\(ActivityClassifierError.input(.timestampNotIncreasing(index: 1, timestamp: 5, previous: 5)))".contains("duplicated"))
+        #expect(ActivityClassifierError.input(.nonFiniteValue(index: 4, timestamp: 0, quantity: "acceleration")).sampleIndexInBatch == 4)
+        #expect(ActivityClassifierError.input(.emptyBatch).sampleIndexInBatch == nil)
+        #expect(ActivityClassifierError.invalidConfiguration("x").sampleIndexInBatch == nil)
+        // The step counter names the same problems in the same words.
+        #expect(StepCounterError.nonFiniteValue(index: 2, timestamp: 7).description
+                == "\(ActivityClassifierError.input(.nonFiniteValue(index: 2, timestamp: 7, quantity: "acceleration")))")
     }
 
     @Test func badConfigurationsAreRefused() {
