@@ -410,9 +410,10 @@ struct CaptureMachineTests {
         guard case let .deviceLost(lostAt, state) = k.marks.first else { Issue.record("first mark \(String(describing: k.marks.first))"); return }
         #expect(state == .lost(device: "accel_3d"))
         #expect(k.marks.last == .deviceBack(at: 1_000_000_000 + 6 * Self.second, lostAt: lostAt))
-        // The first start, an attempt at once after the release (too early), one at the add event.
-        #expect(k.actions.filter { $0 == "prepare" }.count == 3)
-        #expect(m.reconnectAttempts == 2)
+        // The first start, an attempt at once after the release (too early), one after the 1 s
+        // back-off (still absent), one at the add event.
+        #expect(k.actions.filter { $0 == "prepare" }.count == 4)
+        #expect(m.reconnectAttempts == 3)
         #expect(k.released == 2 && k.closed == 1)
         #expect(m.statistics.stopReason == .duration)
     }

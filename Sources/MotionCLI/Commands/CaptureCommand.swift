@@ -22,7 +22,9 @@ enum CaptureCommand {
             (buffer/hwfifo_timeout) batch in hardware and are read by waiting on the buffer's poll
             fd and draining what is available; others fill the kernel buffer and the reader sleeps
             until each batch is due (--wait timed). Every batch is fed to the analysis as it
-            arrives; a hardware step counter (in_steps_input), when present, is reported beside it.
+            arrives (activity classifier, then the step counter, which counts no steps in a
+            vehicle); a hardware step counter (in_steps_input) and hardware activity recognition
+            (in_activity_*_input), when present, are reported beside ours.
             --range picks the full scale from in_accel_scale_available / in_anglvel_scale_available
             (e.g. --range 4g, --range 500dps); samples at full scale are counted as clipped.
             A capture into a recording (-o FILE or --output-dir DIR) runs until SIGINT/SIGTERM
@@ -164,7 +166,7 @@ enum CaptureCommand {
                     throw .usage("'\(n)' names \(matching.count) devices: \(list). Pick one with --device NAME@PARENT (the parent path or its last components).")
                 }
                 let s = sensors[k]
-                guard s.kind != .stepCounter else { throw .failure("\(n) is a step counter only; it has no accelerometer or gyroscope channels to capture.") }
+                guard s.hasAccel || s.hasGyro else { throw .failure("\(n) is a \(s.kind.rawValue) only; it has no accelerometer or gyroscope channels to capture.") }
                 out.append(s)
             }
             guard out.count <= 2, out.filter(\.hasAccel).count <= 1, out.filter(\.hasGyro).count <= 1 else {
@@ -172,7 +174,7 @@ enum CaptureCommand {
             }
             return out
         }
-        let capturable = sensors.filter { $0.kind != .stepCounter && $0.isBufferCapable }
+        let capturable = sensors.filter { ($0.hasAccel || $0.hasGyro) && $0.isBufferCapable }
         if let imu = capturable.first(where: { $0.kind == .imu }) { return [imu] }
         var out: [SensorDescription] = []
         if let a = capturable.first(where: { $0.kind == .accelerometer }) { out.append(a) }
@@ -223,6 +225,7 @@ enum CaptureCommand {
         if let path = output, !args.flag("overwrite"), access(path, F_OK) == 0 {
             throw CLIError.failure("\(path) already exists; pass --overwrite to replace it.")
         }
+        let chipActivity = SensorDescription.hardwareActivity(in: discovered, capturing: sensors)
 
         let log = ServiceLog.forStandardError(isTerminal: io.stderrIsTerminal)
         var settings = SessionMachine.Settings(session: plan.session)
@@ -269,8 +272,15 @@ enum CaptureCommand {
                 io.err("warning: the hardware step counter of \(p.name) could not be compared (read \(start) before, \(end.map(String.init) ?? "nothing") after)")
             }
         }
+        var hardwareActivity: CaptureStatsJSON.ChipActivity?
+        if let d = chipActivity {
+            let end = SensorDiscovery.discover(in: capture.context).first { $0.id == d.id }?.activity
+            hardwareActivity = CaptureStatsJSON.ChipActivity(device: d.name, start: d.activity, end: end,
+                                                             comparison: HardwareActivityComparison(ours: machine.currentActivity, hardwareModifier: end?.current))
+        }
         let recordingPath = output ?? outputDir
-        let json = CaptureStatsJSON.make(stats, uri: uri, output: recordingPath, steps: machine.steps, pedometer: hardware, session: machine.summary)
+        let json = CaptureStatsJSON.make(stats, uri: uri, output: recordingPath, steps: machine.steps, pedometer: hardware,
+                                         activity: machine.activity, hardwareActivity: hardwareActivity, session: machine.summary)
         if let path = args.string("stats-json") {
             do { try CLIFiles.write(json.serialized(pretty: true) + "\n", to: path) } catch {
                 io.err("Error: \(error.message)")
@@ -279,7 +289,7 @@ enum CaptureCommand {
         if args.flag("json") {
             io.out(json.serialized(pretty: true))
         } else if !plan.ndjson {
-            io.writeOut(text(stats, output: recordingPath, steps: machine.steps, pedometer: hardware))
+            io.writeOut(text(stats, output: recordingPath, steps: machine.steps, pedometer: hardware, activity: machine.activity, hardwareActivity: hardwareActivity))
             if recording, let s = machine.summary { io.writeOut("session\n" + s.text.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n") }
         }
         if let f = machine.failure { throw CLIError.failure("capture stopped: \(f). \(stats.samples) samples were captured.") }
@@ -292,7 +302,8 @@ enum CaptureCommand {
         }
     }
 
-    static func text(_ st: CaptureStatistics, output: String?, steps: Int?, pedometer: CaptureStatsJSON.Pedometer? = nil) -> String {
+    static func text(_ st: CaptureStatistics, output: String?, steps: Int?, pedometer: CaptureStatsJSON.Pedometer? = nil,
+                     activity: ActivityTimeline? = nil, hardwareActivity: CaptureStatsJSON.ChipActivity? = nil) -> String {
         var lines: [(String, String)] = []
         for d in st.devices {
             let p = d.plan
@@ -316,6 +327,10 @@ enum CaptureCommand {
             ("steps", steps.map(String.init) ?? "not counted"),
         ]
         if let p = pedometer { lines.append(("hardware pedometer", "\(p.device): \(p.comparison.summary)")) }
+        if let a = activity {
+            lines.append(("activity", "\(a.segments.last?.label.rawValue ?? "-") now; " + ActivityFormatting.timeLine(a)))
+        }
+        if let h = hardwareActivity { lines.append(("hardware activity", "\(h.device): \(h.comparison.summary)")) }
         if let o = output { lines.append(("recording", o)) }
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"
@@ -343,10 +358,40 @@ enum CaptureStatsJSON {
         }
     }
 
+    /// A chip's own activity recognition, read before and after the capture.
+    struct ChipActivity {
+        var device: String
+        var start: SensorDescription.Activity?
+        var end: SensorDescription.Activity?
+        var comparison: HardwareActivityComparison
+
+        static func channels(_ a: SensorDescription.Activity?) -> JSONValue {
+            a.map { .object($0.channels.map { ($0.modifier, $0.confidence.map { .int(Int64($0)) } ?? .null) }) } ?? .null
+        }
+
+        var json: JSONValue {
+            .object([
+                ("device", .string(device)),
+                ("start_percent", Self.channels(start)),
+                ("end_percent", Self.channels(end)),
+                ("current", comparison.hardwareModifier.map { .string($0) } ?? .null),
+                ("current_class", comparison.hardware.map { .string($0.rawValue) } ?? .null),
+                ("ours", comparison.ours.map { .string($0.rawValue) } ?? .null),
+                ("agree", comparison.agree.map { .bool($0) } ?? .null),
+            ])
+        }
+    }
+
     static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil,
-                     session: SessionSummary? = nil) -> JSONValue {
+                     activity: ActivityTimeline? = nil, hardwareActivity: ChipActivity? = nil, session: SessionSummary? = nil) -> JSONValue {
         let stepsValue: JSONValue = steps.map { JSONValue.int(Int64($0)) } ?? .null
         let pedometerValue: JSONValue = pedometer?.json ?? .null
+        let activityValue: JSONValue = activity.map { a in .object([
+            ("current", a.segments.last.map { .string($0.label.rawValue) } ?? .null),
+            ("segments", ActivityFormatting.segmentsJSON(a)),
+            ("time_s", ActivityFormatting.timeJSON(a)),
+        ]) } ?? .null
+        let hardwareActivityValue: JSONValue = hardwareActivity?.json ?? .null
         let sessionValue: JSONValue = session?.json ?? .null
         return .object([
             ("uri", .string(uri)),
@@ -370,6 +415,8 @@ enum CaptureStatsJSON {
             ("stop_monotonic_s", .number(st.stopDecidedAt.map { Double($0) / 1e9 })),
             ("steps", stepsValue),
             ("hardware_pedometer", pedometerValue),
+            ("activity", activityValue),
+            ("hardware_activity", hardwareActivityValue),
             ("session", sessionValue),
             ("devices", .array(st.devices.map { d in .object([
                 ("id", .string(d.id)),

@@ -176,7 +176,7 @@ public struct SessionMachine {
     public init(settings: Settings) {
         self.settings = settings
         stored = settings.stored
-        if settings.analyse { analysis = try? StandardAnalyzers.pipeline(declaredRateHz: nil) }
+        if settings.analyse { analysis = try? StandardAnalyzers.pipeline(declaredRateHz: nil, sensors: settings.sensors) }
     }
 
     // MARK: driving
@@ -521,6 +521,20 @@ public struct SessionMachine {
         return p
     }
 
+    /// The activity segments so far (the open one last), nil without analysis.
+    public var activity: ActivityTimeline? { analysis.map { $0.pipeline.result(of: $0.analyzers.activity) } }
+
+    /// The current activity, nil without analysis or before the first window.
+    public var currentActivity: ActivityClass? { analysis.flatMap { $0.pipeline.analyzer($0.analyzers.activity).current } }
+
+    /// Seconds per activity class over `[from, to]` (sample time), every class listed; nil
+    /// without analysis.
+    func activityTime(from: Int64?, to: Int64?) -> [(activity: String, seconds: Double)]? {
+        guard let timeline = activity, let from, let to else { return analysis == nil ? nil : [] }
+        let seconds = timeline.seconds(from: from, to: to + 1)
+        return ActivityClass.allCases.map { ($0.rawValue, seconds[$0.index]) }
+    }
+
     /// Steps counted so far, nil without analysis.
     public var steps: Int? { analysis.map { $0.pipeline.analyzer($0.analyzers.steps).count } }
 
@@ -586,7 +600,7 @@ public struct SessionMachine {
         let t = recordingTally(c, at: now)
         return SessionSummary(scope: .recording(name: c.name, sequence: c.sequence), session: settings.session, complete: true, end: end,
                               startUTC: c.startUTC, clockSync: c.clockSync, bootID: c.bootID, tally: t,
-                              battery: battery(t), warnings: warnings())
+                              activityTime: activityTime(from: c.first, to: c.last), battery: battery(t), warnings: warnings())
     }
 
     func sessionSummary(_ end: SessionSummary.End, at now: Int64) -> SessionSummary {
@@ -596,7 +610,7 @@ public struct SessionMachine {
         t.events = sessionEvents
         return SessionSummary(scope: .session(recordings: recordings), session: settings.session, complete: true, end: end,
                               startUTC: sessionStartUTC, clockSync: sessionClockSync, bootID: bootID, tally: t,
-                              battery: battery(t), warnings: warnings())
+                              activityTime: activityTime(from: sessionFirst, to: sessionLast), battery: battery(t), warnings: warnings())
     }
 
     func checkpoint() -> SessionCheckpoint {
@@ -613,6 +627,7 @@ public struct SessionMachine {
         return BatchReport(session: settings.session, sequence: 0, recording: current?.name,
                            firstSample: batch.samples[0].timestamp, lastSample: batch.samples[batch.count - 1].timestamp,
                            samples: batch.count, totalSamples: p.samples, lostSamples: p.lostSamples, steps: steps,
+                           activity: currentActivity?.rawValue, activityConfidence: activity?.segments.last?.confidence,
                            deviceDeliveries: deliveries(p), schedulerWakeups: c?.voluntarySwitches, userspaceReturns: p.userspaceReturns,
                            elapsedNanoseconds: max(0, p.now - (sessionBaseline?.monotonic ?? p.now)),
                            cpuNanoseconds: c.map { $0.userCPUNanoseconds + $0.systemCPUNanoseconds })
