@@ -3,12 +3,14 @@
 #   scripts/install-deps.sh            build + unit tests (libiio-dev)
 #   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, iiod, ...)
 #   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
+#   scripts/install-deps.sh --package  also the packaging tools (dpkg-dev for dpkg-shlibdeps, lintian)
 set -euo pipefail
 pkgs=(libiio-dev libiio-utils pkg-config)
 for a in "$@"; do
   case "$a" in
-    --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod) ;;
+    --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod udev) ;;
     --browser) pkgs+=(chromium) ;;
+    --package) pkgs+=(dpkg-dev lintian systemd) ;;
     *) echo "install-deps.sh: unknown option $a" >&2; exit 64 ;;
   esac
 done

@@ -6,8 +6,9 @@
 #
 # Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build] [--debug]
 #   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-)
-#   --timeout S      hard limit for the whole QEMU run (default 600 s; the IIO reader's wake-up
-#                    tests measure 30 s windows, so a full run takes about 6-8 minutes)
+#   --timeout S      hard limit for the whole QEMU run (default 1500 s; the IIO reader's wake-up
+#                    tests measure 30 s windows and the session tests run minute-long sessions, so a
+#                    full run takes about 12-14 minutes)
 #   --no-build       skip `swift build` (use the binary already in .build)
 #   --debug          test the debug build instead of the release build (CPU targets are only
 #                    checked against a release build)
@@ -19,7 +20,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT="$ROOT/.build/kernel-tests"
 CACHE=${KERNEL_TESTS_CACHE:-$ROOT/.build/kernel-cache}
 MEM=${KERNEL_TESTS_MEM:-768M}
-TIMEOUT=600
+TIMEOUT=1500
 CONFIG=release
 ONLY=""
 BUILD=1
@@ -47,6 +48,7 @@ need cpio cpio
 need depmod kmod
 need iio_readdev libiio-utils
 need iiod iiod
+[ -x /lib/systemd/systemd-udevd ] || need_pkgs+=(udev)
 need python3 python3
 [ -x /bin/busybox ] && file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' || need_static_busybox=1
 [ "${need_static_busybox:-0}" = 1 ] && need_pkgs+=(busybox-static)

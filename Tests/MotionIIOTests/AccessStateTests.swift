@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,12 +55,17 @@ struct AccessStateTests {
         #expect(s?.name == expected)
     }
 
-    @Test func permissionDeniedNamesFileAndGivesUdevRule() {
+    @Test func permissionDeniedNamesFileAndGivesUdevRule() throws {
         let s = AccessState.permissionDenied(device: "accel_3d", path: "/dev/iio:device0")
         #expect(s.message.contains("/dev/iio:device0"))
         #expect(s.remedy.contains(AccessState.udevRule))
         #expect(AccessState.udevRule.contains("SUBSYSTEM==\"iio\""))
         #expect(AccessState.udevRule.contains("MODE=\"0660\""))
+        // The remedy names the rule the repository installs, word for word.
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("contrib/udev/60-motionbatch-iio.rules")
+        let rule = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.joined(separator: "\n")
+        #expect(rule == AccessState.udevRule)
         #expect(AccessState.available.remedy.isEmpty)
     }
 

@@ -28,6 +28,8 @@ struct FakeKernel {
     // What happened.
     var batches: [SampleBatch] = []
     var marks: [CaptureMachine.Mark] = []
+    /// Samples delivered before each mark.
+    var samplesBeforeMarks: [Int] = []
     var actions: [String] = []
     var waits: [CaptureMachine.Wait] = []
     var released = 0, closed = 0, yields = 0, paused = 0
@@ -107,6 +109,7 @@ struct FakeKernel {
             return .delivered
         case .mark(let m):
             marks.append(m)
+            samplesBeforeMarks.append(delivered.count)
             return .marked
         case .pauseStreaming:
             paused += 1
@@ -397,6 +400,23 @@ struct CaptureMachineTests {
         // The samples that arrived while paused are what the kernel held when resumed (the fake
         // kernel keeps them): delivered after the resume, none bridged as lost.
         #expect(m.statistics.stopReason == .duration)
+    }
+
+    /// A pause in the middle of a timed batch: the samples the kernel holds are read and
+    /// delivered before the pause (none is dropped with the buffers), and the resumption's mark is
+    /// the time it was asked for (the first samples after it are stamped later).
+    @Test func aPauseDeliversWhatTheKernelHoldsFirst() {
+        var k = K(setups: [K.setup(K.plan(batch: 100, strategy: .pollWatermark))], arrivals: [K.perSample(1000)])
+        let pauseAt = 1_000_000_000 + 2 * Self.second + 505 * Self.ms
+        let resumeAt = 1_000_000_000 + 4 * Self.second + 5 * Self.ms
+        k.signals = [(pauseAt, .pause), (resumeAt, .resume)]
+        let m = k.run(settings(duration: 8))
+        #expect(m.statistics.timedWait)
+        #expect(k.marks == [.paused(at: pauseAt), .resumed(at: resumeAt)])
+        // Every sample that arrived before the pause was delivered before its mark.
+        let arrivedBefore = K.perSample(1000).filter { $0.time <= pauseAt }.count
+        #expect(k.samplesBeforeMarks.first == arrivedBefore)
+        #expect(k.delivered.prefix(arrivedBefore).map(\.timestamp) == K.perSample(1000).prefix(arrivedBefore).map(\.sample.timestamp))
     }
 
     @Test func aLostDeviceIsAwaitedWithReconnectAndStreamingResumes() {

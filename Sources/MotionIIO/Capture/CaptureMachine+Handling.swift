@@ -62,12 +62,16 @@ extension CaptureMachine {
         case (.paused, .woke(let w)):
             if let stop = controlStop(w) { return requestStop(stop, at: now) }
             if let d = deadline, now >= d { return requestStop(.duration, at: now) }
-            if w.controls.contains(.resume) { return .resumeStreaming }
+            if w.controls.contains(.resume) {
+                // The resumption starts now: samples stamped after this instant are new.
+                resumeRequestedAt = now
+                return .resumeStreaming
+            }
             return waitWhilePaused(now)
         case (.paused, .streaming):
             state = .active
             restartStreams(at: now)
-            return .mark(.resumed(at: now))
+            return .mark(.resumed(at: resumeRequestedAt ?? now))
         case (.lost, .marked):
             return continueLost(now)
         case (.lost, .released):
@@ -217,7 +221,8 @@ extension CaptureMachine {
     mutating func absorb(_ w: Wake, at now: Int64) {
         if !lastWaitWasCheck { stats.userspaceReturns += 1 }
         if let stop = controlStop(w) { reason = .signal(signalOf(stop)); return }
-        if w.controls.contains(.pause) { pauseRequested = true }
+        let pausing = w.controls.contains(.pause) && !pauseRequested
+        if pausing { pauseRequested = true }
         if let d = deadline, now >= d { reason = .duration; return }
         if stalling {
             if let s = stall, now >= s.until { stalling = false; stall = nil } else { return }
@@ -236,6 +241,8 @@ extension CaptureMachine {
         case .blocking:
             drains = Array(streams.indices)
         }
+        // Before the buffers go, what the kernel holds is read (a timed batch not yet due).
+        if pausing, mode != .blocking { drains = Array(streams.indices) }
     }
 
     func controlStop(_ w: Wake) -> CaptureStopReason? {

@@ -392,6 +392,8 @@ public struct CaptureMachine: Sendable {
     var yieldFor: Int?
     var limitReached = false
     var pauseRequested = false
+    /// When the last resumption was asked for (the resumed mark's time).
+    var resumeRequestedAt: Int64?
     var stopSteps: [StopStep] = []
     /// The last wait asked was only a check (blocking mode between rounds).
     var lastWaitWasCheck = false

@@ -68,7 +68,7 @@ public enum AccessState: Hashable, Sendable {
         case .deviceAbsent:
             "Run `motionbatch devices` to list the devices; check the driver is loaded and the sensor is connected."
         case .permissionDenied:
-            "Run as root, or install this udev rule as /etc/udev/rules.d/60-iio.rules, add yourself to group 'iio' (`sudo groupadd -f iio; sudo usermod -aG iio $USER`), log in again and run `sudo udevadm control --reload && sudo udevadm trigger -s iio`:\n" + AccessState.udevRule
+            "Run as root, or install this udev rule as /etc/udev/rules.d/60-motionbatch-iio.rules (`scripts/install.sh` and the Debian package do), add yourself to group 'iio' (`sudo groupadd -f iio; sudo usermod -aG iio $USER`), log in again and run `sudo udevadm control --reload && sudo udevadm trigger -s iio`:\n" + AccessState.udevRule
         case .busy:
             "Stop the other reader (see `fuser -v /dev/iio:device*`) and try again."
         case .available: ""
@@ -80,10 +80,12 @@ public enum AccessState: Hashable, Sendable {
     }
 
     /// A udev rule giving group `iio` read/write access to IIO character devices and to the sysfs
-    /// attributes a capture writes (sampling frequency, buffer, scan elements, timestamp clock).
+    /// attributes a capture writes (buffer, scan elements' `_en`, sampling frequency, timestamp
+    /// clock, scale): the rule of `contrib/udev/60-motionbatch-iio.rules`, which `scripts/install.sh`
+    /// and the Debian package install (a test keeps the two equal).
     public static let udevRule = """
-        SUBSYSTEM=="iio", GROUP="iio", MODE="0660", \\
-          RUN+="/bin/sh -c 'chgrp -R iio /sys%p && chmod -R g+rw /sys%p'"
+        ACTION!="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", GROUP="iio", MODE="0660", \\
+          RUN+="/bin/sh -c 'cd /sys%p && chgrp iio buffer/* buffer0/* scan_elements/*_en *sampling_frequency current_timestamp_clock *_scale 2>/dev/null; chmod g+w buffer/* buffer0/* scan_elements/*_en *sampling_frequency current_timestamp_clock *_scale 2>/dev/null; true'"
         """
 
     /// The state that explains a failed call on `device`, given the fresh probe taken after it

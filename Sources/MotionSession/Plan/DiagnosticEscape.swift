@@ -4,5 +4,5 @@ import MotionCore
 /// bytes escaped (MotionCore's ``MotionCore/DiagnosticText``).
 enum DiagnosticEscape {
     /// `"text"` with escapes.
-    static func text(_ s: String) -> String { DiagnosticText.quoted(s, limit: 80) }
+    static func text(_ s: String) -> String { DiagnosticText.quoted(s, limit: 300) }
 }

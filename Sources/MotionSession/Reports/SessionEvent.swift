@@ -106,7 +106,7 @@ public enum SessionEvent: Sendable, Equatable {
             return "no space left writing \(DiagnosticEscape.text(path)) (\(DiagnosticText.sanitized(detail)))" + (deleting ? "; deleting the oldest recording" : "; stopping (what was written is saved; free space or use --max-disk)")
         case let .recovered(name, cut, samples):
             return "recovered the interrupted recording \(DiagnosticEscape.text(name)): \(samples) samples" + (cut > 0 ? ", a torn final line of \(cut) bytes cut" : "")
-        case .warning(let text): return "warning: " + DiagnosticText.sanitized(text)
+        case .warning(let text): return DiagnosticText.sanitized(text)
         case let .stopped(end, samples): return "stopped (\(end.rawValue)) after \(samples) samples"
         }
     }

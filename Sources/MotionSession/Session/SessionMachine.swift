@@ -232,6 +232,13 @@ public struct SessionMachine {
             queue.insert(.log(.warning("the checkpoint could not be written: \(e)"), sequence: 0), at: 0)
         case (.closeRecording(let p, _, _), .failed(let e)):
             queue.insert(.log(.warning("closing the recording failed (\(e)); run `motionbatch recover` on \(p)"), sequence: 0), at: 0)
+        case (.open(let path, _, _), .failed(let e)):
+            // The recording never existed: nothing to close or summarise.
+            if let c = current, c.path == path {
+                recordings.removeAll { $0 == c.name }
+                current = nil
+            }
+            stop(.io(path: path, detail: "\(e)"), event: .warning("the recording could not be created: \(e)"))
         case (_, .failed(let e)):
             let f: SessionFailure = .io(path: current?.path ?? "", detail: "\(e)")
             stop(f, event: .warning("writing failed: \(e)"))
