@@ -16,7 +16,9 @@ enum DevicesCommand {
             and the available ones, timestamp channel and clock, buffer support, hardware FIFO
             (buffer/hwfifo_*), hardware step counter (in_steps_*), hardware activity recognition
             (in_activity_*_input: confidence in percent per activity), and the access state checked
-            now (available, permission-denied with the udev rule that fixes it, busy, ...).
+            now (available, permission-denied with the udev rule that fixes it, busy, ...), and the
+            parent device (its sysfs path: what identifies the sensor across reboots and re-plugs,
+            for `capture --device NAME@PARENT`).
             --scan lists the contexts libiio can reach instead (local and USB backends; network
             discovery needs libiio's DNS-SD support and avahi-daemon, so give ip:HOST with -u).
             """,
@@ -28,10 +30,12 @@ enum DevicesCommand {
         )
     }
 
-    /// One device and its access state (nil when the backend cannot be probed, e.g. `ip:`).
+    /// One device, its access state (nil when the backend cannot be probed, e.g. `ip:`) and its
+    /// stable identity (the parent device's sysfs path on a local context).
     struct Entry {
         var sensor: SensorDescription
         var access: AccessState?
+        var identity: DeviceIdentity? = nil
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
@@ -48,7 +52,8 @@ enum DevicesCommand {
             ]).serialized(pretty: true))
         }
         let entries = SensorDiscovery.discover(in: context).map { s in
-            Entry(sensor: s, access: context.isLocal ? AccessProbe.check(id: s.id, name: s.name, holdingBuffer: false) : nil)
+            Entry(sensor: s, access: context.isLocal ? AccessProbe.check(id: s.id, name: s.name, holdingBuffer: false) : nil,
+                  identity: s.identity(local: context.isLocal))
         }
         if args.flag("json") {
             io.out(json(uri: uri, backend: context.backendName, entries).serialized(pretty: true))
@@ -102,6 +107,7 @@ enum DevicesCommand {
                     ("id", .string(s.id)),
                     ("name", .string(s.name)),
                     ("label", s.label.map { .string($0) } ?? .null),
+                    ("parent", e.identity?.parent.map { .string($0) } ?? .null),
                     ("kind", .string(s.kind.rawValue)),
                     ("access", e.access.map(accessJSON) ?? .null),
                     ("sampling_frequency_hz", .number(s.samplingFrequency)),
@@ -147,6 +153,9 @@ enum DevicesCommand {
         for e in entries {
             let s = e.sensor
             out += "\(s.id)  \(s.name)\(s.label.map { " (\($0))" } ?? "")  \(s.kind.rawValue)\n"
+            if let parent = e.identity?.parent {
+                out += "  parent:      \(parent) (select with --device \(s.name)@\(parent.split(separator: "/").suffix(2).joined(separator: "/")))\n"
+            }
             if let a = e.access {
                 out += "  access:      \(a.name)\(a == .available ? "" : " — \(a.message)")\n"
                 if a != .available { out += a.remedy.split(separator: "\n").map { "               \($0)\n" }.joined() }

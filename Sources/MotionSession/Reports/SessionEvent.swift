@@ -84,8 +84,10 @@ public enum SessionEvent: Sendable, Equatable {
         }
     }
 
-    /// One line of plain text (no terminal escapes; outside text escaped).
-    public var message: String {
+    /// One line of plain text (no terminal escapes, no line breaks; outside text escaped).
+    public var message: String { Self.oneLine(text) }
+
+    private var text: String {
         func s(_ ns: Int64) -> String { Self.seconds(ns) }
         switch self {
         case let .started(devices, output):
@@ -103,10 +105,10 @@ public enum SessionEvent: Sendable, Equatable {
             let why = switch reason { case .keep: "--keep"; case .maxDisk: "--max-disk"; case .diskFull: "the disk is full" }
             return "deleted the oldest recording \(DiagnosticEscape.text(name)) (\(why))"
         case let .diskFull(path, detail, deleting):
-            return "no space left writing \(DiagnosticEscape.text(path)) (\(DiagnosticText.sanitized(detail)))" + (deleting ? "; deleting the oldest recording" : "; stopping (what was written is saved; free space or use --max-disk)")
+            return "no space left writing \(DiagnosticEscape.text(path)) (\(Self.oneLine(detail)))" + (deleting ? "; deleting the oldest recording" : "; stopping (what was written is saved; free space or use --max-disk)")
         case let .recovered(name, cut, samples):
             return "recovered the interrupted recording \(DiagnosticEscape.text(name)): \(samples) samples" + (cut > 0 ? ", a torn final line of \(cut) bytes cut" : "")
-        case .warning(let text): return DiagnosticText.sanitized(text)
+        case .warning(let text): return Self.oneLine(text)
         case let .stopped(end, samples): return "stopped (\(end.rawValue)) after \(samples) samples"
         }
     }
@@ -134,6 +136,11 @@ public enum SessionEvent: Sendable, Equatable {
         }
         return .object([("type", .string("event")), ("session", .string(session)), ("seq", .number(sequence)), ("event", .string(name)),
                         ("priority", .number(priority.rawValue)), ("message", .string(message))] + details)
+    }
+
+    /// `text` on one line: control characters escaped, line breaks as `\n`.
+    static func oneLine(_ text: String) -> String {
+        DiagnosticText.sanitized(text).split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
     }
 
     /// `ns` as seconds with up to three decimals.
