@@ -27,7 +27,7 @@ let package = Package(
         // Accuracy against the real datasets: manifest, truth files, metrics, targets and verdicts.
         .target(name: "MotionEvaluation", dependencies: ["MotionAnalysis", "MotionCore", "MotionSystem"]),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis", "MotionEvaluation", "WakeCost", "MotionEmulator", "MotionIIO", "MotionSession"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis", "MotionEvaluation", "WakeCost", "MotionEmulator", "MotionIIO", "MotionSession", "MotionFleet"]),
         // Wake-up, CPU-time, energy and FIFO-overflow model of sensor delivery settings (pure, no I/O).
         .target(name: "WakeCost", dependencies: ["MotionCore"]),
         // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
@@ -42,6 +42,15 @@ let package = Package(
         // loss), checkpoints and recovery, per-batch reports, summaries, log events. A pure session
         // machine and its driver (the capture's sink).
         .target(name: "MotionSession", dependencies: ["MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost"]),
+        // libmosquitto 2.0 (system library). Only MotionMQTT imports it.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // The MQTT client: one owned libmosquitto handle, driven without threads (a non-blocking
+        // loop step in the caller's wake-up), its callbacks turned into events.
+        .target(name: "MotionMQTT", dependencies: ["CMosquitto", "MotionSystem"]),
+        // Many boards: the fleet's topics and versioned messages, publishing through an on-disk
+        // outbox as a pure machine (PublishMachine) and its driver, the collector (dedupe,
+        // per-board files) and the fleet report.
+        .target(name: "MotionFleet", dependencies: ["MotionCore", "MotionSession", "MotionSystem", "MotionMQTT", "WakeCost"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
@@ -56,6 +65,7 @@ let package = Package(
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem"]),
+        .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionMQTT", "MotionSession", "MotionCore", "MotionSystem", "MotionTestSupport"]),
         .testTarget(name: "MotionSessionTests", dependencies: ["MotionSession", "MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost", "MotionTestSupport"]),
     ]
 )

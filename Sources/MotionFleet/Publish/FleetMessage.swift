@@ -1,0 +1,58 @@
+import MotionCore
+
+/// One message of a board: its kind (the topic's last level) and its payload, a JSON object in
+/// the versioned fleet schema (README, "Fleet: message schema"): `{"schema": 1, "board": ID,
+/// ...}` followed by the members of the object `capture --ndjson` prints for the same thing
+/// (`type`, `session`, `seq`, ...). A plain value.
+public struct FleetMessage: Sendable, Equatable {
+    /// The schema version carried by every payload.
+    public static let schemaVersion = 1
+
+    /// The message kinds, named as their topics' last level.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A delivered batch (``MotionSession/BatchReport``).
+        case batch
+        /// A session event (``MotionSession/SessionEvent``).
+        case event
+        /// A recording or session summary.
+        case summary
+        /// The board's state (retained; never journaled: only the latest counts).
+        case status
+    }
+
+    /// The board's states in `status` messages.
+    public enum State: String, Sendable {
+        /// Capturing.
+        case online
+        /// Paused (SIGUSR1).
+        case paused
+        /// The device was lost.
+        case lost
+        /// Gone: the session ended, or the broker's last will after a lost connection.
+        case offline
+    }
+
+    /// The kind.
+    public var kind: Kind
+    /// The payload (one line of JSON).
+    public var payload: String
+
+    /// Creates a message.
+    public init(kind: Kind, payload: String) {
+        self.kind = kind
+        self.payload = payload
+    }
+
+    /// The message for `object` (an NDJSON object with `type`, `session`, `seq`) of `board`.
+    public static func wrap(_ kind: Kind, board: String, _ object: JSONValue) -> FleetMessage {
+        guard case .object(let members) = object else { preconditionFailure("a fleet message is a JSON object") }
+        let head: [(String, JSONValue)] = [("schema", .number(schemaVersion)), ("board", .string(board))]
+        return FleetMessage(kind: kind, payload: JSONValue.object(head + members).serialized())
+    }
+
+    /// A `status` message.
+    public static func status(_ state: State, board: String, session: String, dropped: Int = 0) -> FleetMessage {
+        wrap(.status, board: board, .object([("type", .string("status")), ("session", .string(session)),
+                                             ("state", .string(state.rawValue)), ("outbox_dropped", .number(dropped))]))
+    }
+}

@@ -1,0 +1,33 @@
+/// What the publisher reports (one log line each; the capture goes on whatever happens).
+public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
+    /// Connected; `backlog` messages wait to be sent (after `failures` failed attempts).
+    case connected(backlog: Int, failures: Int)
+    /// A connection attempt failed; the next in `retryNanoseconds`. Logged when the problem
+    /// changes, not for every attempt.
+    case connectFailed(PublishProblem, retryNanoseconds: Int64)
+    /// The connection ended; messages in flight will be sent again.
+    case connectionLost(PublishProblem, retryNanoseconds: Int64)
+    /// The broker refused a message (not authorized by its ACL); it is not sent again.
+    case refused(topic: String, reason: String)
+    /// The outbox was over `--outbox-max`: the oldest per-batch messages were dropped (`total` so far).
+    case dropped(count: Int, total: Int)
+    /// The outbox file was rewritten with only the `entries` not yet acknowledged.
+    case compacted(entries: Int)
+    /// Writing the outbox failed (the message is still sent from memory).
+    case journalFailed(String)
+
+    /// One line for the log.
+    public var description: String {
+        func s(_ ns: Int64) -> String { "\(Double(ns / 100_000_000) / 10) s" }
+        switch self {
+        case let .connected(backlog, failures):
+            return "publish: connected" + (failures > 0 ? " after \(failures) failed attempts" : "") + "; \(backlog) messages in the outbox"
+        case let .connectFailed(p, retry): return "publish: cannot connect: \(p); retrying in \(s(retry)) (the capture goes on)"
+        case let .connectionLost(p, retry): return "publish: connection lost: \(p); retrying in \(s(retry))"
+        case let .refused(topic, reason): return "publish: the broker refused \(topic) (\(reason)): the ACL does not allow this board to publish there"
+        case let .dropped(count, total): return "publish: the outbox is full (--outbox-max): dropped the \(count) oldest batch messages (\(total) so far)"
+        case .compacted(let n): return "publish: outbox compacted (\(n) messages not yet acknowledged)"
+        case .journalFailed(let why): return "publish: the outbox could not be written (\(why)); unsent messages would be lost in a crash"
+        }
+    }
+}
