@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MotionAnalysis
 import MotionCore
+import MotionFleet
 import MotionIIO
 import MotionSession
 import MotionSystem
@@ -37,6 +38,9 @@ enum CaptureCommand {
             continues into a new recording. Stops within milliseconds at any latency, always
             leaving the sensor idle. Logs one line per event on stderr (syslog <N> prefixes under
             systemd's journal); --ndjson prints one JSON object per batch on stdout.
+            --publish URL also sends every batch, event and the summary to an MQTT broker through
+            an on-disk outbox beside the recording (docs/fleet.md); the network is served in the
+            batch wake-ups only, and a broker that is down never stops the capture.
             """,
             options: ContextOptions.options + [
                 .option("device", value: "NAME", help: "Device name, NAME@PARENT (the parent device's sysfs path or its end) or id (repeat for accel + gyro). Default: auto.", repeated: true),
@@ -62,7 +66,7 @@ enum CaptureCommand {
                 .option("wait", value: "MODE", help: "Without hardware FIFO: timed (default: sleep until each batch is due, one wake-up per batch) or buffer (poll the buffer, woken by every sample)."),
                 .option("stall", value: "AFTER:SECONDS", help: "Testing: stop reading once for SECONDS after AFTER seconds (to overflow the kernel buffer)."),
                 .flag("json", help: "Print the statistics as JSON (keys documented in docs/iio-reader.md)."),
-            ],
+            ] + PublishOptions.options,
             subcommands: [benchmark],
             run: run
         )
@@ -203,6 +207,14 @@ enum CaptureCommand {
         let stall = try stall(args.string("stall"))
         let plan = try sessionPlan(args, outputDir: outputDir)
         if args.flag("json"), plan.ndjson { throw CLIError.usage("'--json' and '--ndjson' cannot be combined: --ndjson prints the summary as its last line.") }
+        let latencySeconds: Double = switch batching {
+        case .latency(let s): s
+        case .samples(let n): Double(n) / (rate ?? 100)
+        case .none: 1
+        }
+        let publishing = try PublishOptions.configuration(args, session: plan.session, latencySeconds: latencySeconds) { _ in
+            outputDir.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + "fleet.outbox" } ?? output.map { $0 + ".outbox" }
+        }
         // SIGUSR1/SIGUSR2 pause and resume; installed early so that none arriving during discovery is lost.
         do { try IIOCapture.installSignalHandlers(pauseSignals: true) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         let context = try ContextOptions.open(args)
@@ -249,16 +261,30 @@ enum CaptureCommand {
         if let dir = outputDir {
             (lock, settings.stored) = try prepareDirectory(dir, board: plan.board, output: &sessionOutput)
         }
-        var recorder = SessionRecorder(settings: settings, observer: sessionOutput)
         let capture = IIOCapture(context: context, sensors: sensors, options: options)
         let stats: CaptureStatistics
+        let machine: SessionMachine
         do {
-            stats = try capture.run(into: &recorder)
-        } catch {
-            throw CLIError.failure("capture of \(sensors.map(\.name).joined(separator: " + ")) could not start: \(error.description)")
+            if let config = publishing {
+                let publisher = try PublishOptions.publisher(config, io: io)
+                var recorder = SessionRecorder(settings: settings, observer: PublishingObserver(inner: sessionOutput, publisher: publisher, session: plan.session))
+                defer {
+                    let left = publisher.finish(deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
+                    if left > 0 { io.err("publish: \(left) messages are not acknowledged yet; they stay in the outbox \(config.outboxPath) and are sent by the next run") }
+                }
+                stats = try capture.run(into: &recorder)
+                machine = recorder.machine
+            } else {
+                var recorder = SessionRecorder(settings: settings, observer: sessionOutput)
+                stats = try capture.run(into: &recorder)
+                machine = recorder.machine
+            }
+        } catch let e as CLIError {
+            throw e
+        } catch let e as CaptureFailure {
+            throw CLIError.failure("capture of \(sensors.map(\.name).joined(separator: " + ")) could not start: \(e.description)")
         }
         withExtendedLifetime(lock) {}
-        let machine = recorder.machine
         if stats.clippedSamples > 0 {
             let pct = 100 * Double(stats.clippedSamples) / Double(max(1, stats.samples))
             io.err("warning: \(stats.clippedSamples) samples (\(formatFixed(pct, 1)) %) have an axis at full scale (clipped): the motion exceeded the sensor's range; pick a larger one with --range.")

@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionAnalysis
 import MotionCore
+import MotionFleet
+import MotionSession
+import MotionSystem
 
 /// `motionbatch replay`: the main job without hardware.
 enum ReplayCommand {
@@ -11,13 +17,19 @@ enum ReplayCommand {
             The recording (MotionBatch format or the plain time_s,accel_x,... CSV) is delivered in
             batches of N samples (--batch) or of the samples that accumulate in SECONDS (--latency),
             one wake-up per batch. Results do not depend on the batch size. Default: --latency 1.
+            With --publish URL the recording is a simulated board: it goes through capture's
+            session (the same analysis, per-batch reports, events and summary) and every message
+            is published through the outbox as `capture --publish` does (docs/fleet.md);
+            --pace realtime delivers each batch when its last sample is due.
             """,
             arguments: [ArgumentSpec("FILE", help: "The recording to replay.")],
             options: [
                 .option("batch", value: "N", help: "Deliver every N samples (watermark); 1 is per-sample."),
                 .option("latency", value: "SECONDS", help: "Deliver when the oldest pending sample has waited SECONDS (0 is per-sample)."),
                 .flag("json", help: "Print one JSON object (keys documented in README.md)."),
-            ],
+                .option("pace", value: "MODE", help: "With --publish: realtime (each batch when its samples are due) or fast (default)."),
+                .flag("ndjson", help: "With --publish: print one JSON object per batch, event and the summary on stdout, as capture --ndjson."),
+            ] + PublishOptions.options,
             run: run
         )
     }
@@ -52,6 +64,10 @@ enum ReplayCommand {
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         let path = args.argument("FILE")!
         let policy = try policy(args)
+        if args.string("publish") != nil { return try runPublishing(args, &io, path: path, policy: policy) }
+        for o in ["pace"] where args.string(o) != nil { throw CLIError.usage("'--\(o)' needs '--publish URL'.") }
+        if args.flag("ndjson") { throw CLIError.usage("'--ndjson' needs '--publish URL' (a simulated board); use --json.") }
+        _ = try PublishOptions.configuration(args, session: "", latencySeconds: 0, defaultOutbox: { _ in nil })
         var bar = ProgressBar(label: "replay", total: CLIFiles.size(path), io: io)
         let localIO = io
         let outcome: Outcome
@@ -68,6 +84,52 @@ enum ReplayCommand {
             io.out(json(outcome).serialized(pretty: true))
         } else {
             io.writeOut(text(outcome))
+        }
+    }
+
+    /// `replay --publish`: the recording as a simulated board (``MotionFleet/SimulatedBoard``).
+    static func runPublishing(_ args: ParsedArguments, _ io: inout CommandIO, path: String, policy: DeliveryPolicy) throws {
+        if args.flag("json") { throw CLIError.usage("'--json' and '--publish' cannot be combined: use --ndjson.") }
+        let pace: SimulatedBoard.Pace
+        switch args.string("pace") {
+        case nil, "fast": pace = .fast
+        case "realtime": pace = .realtime
+        case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--pace': expected 'realtime' or 'fast'.")
+        }
+        let session = CaptureCommand.newSessionID()
+        let latency: Double = switch policy {
+        case .latency(let ns): Double(ns) / 1e9
+        case .samples: 1
+        }
+        guard let config = try PublishOptions.configuration(args, session: session, latencySeconds: latency,
+                                                            defaultOutbox: { "motionbatch-\($0).outbox" }) else { return }
+        let publisher = try PublishOptions.publisher(config, io: io)
+        do { try SignalPipe.install([SIGINT, SIGTERM]) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
+        var settings = SessionMachine.Settings(session: session)
+        settings.batching = switch policy {
+        case .samples(let n): "samples \(n)"
+        case .latency(let ns): "latency \(Double(ns) / 1e9) s"
+        }
+        let log = ServiceLog.forStandardError(isTerminal: io.stderrIsTerminal)
+        let output = SessionOutput(io: io, log: log, ndjson: args.flag("ndjson"), session: session)
+        let observer = PublishingObserver(inner: output, publisher: publisher, session: session)
+        var signalled = false
+        let recorder: SessionRecorder<PublishingObserver<SessionOutput>>
+        do {
+            recorder = try SimulatedBoard.run(path: path, policy: policy, pace: pace, settings: settings, observer: observer) {
+                if !SignalPipe.take().isEmpty { signalled = true }
+                return signalled
+            }
+        } catch {
+            publisher.finish(deadline: MonotonicClock.nanoseconds())
+            throw CLIError.failure("\(error)")
+        }
+        let left = publisher.finish(deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
+        if left > 0 {
+            io.err("publish: \(left) messages are not acknowledged yet; they stay in the outbox \(config.outboxPath) and are sent by the next run")
+        }
+        if !args.flag("ndjson"), let s = recorder.machine.summary {
+            io.writeOut("board \(config.board), session \(session)\n" + s.text)
         }
     }
 

@@ -1,0 +1,82 @@
+import Foundation
+import MotionFleet
+import MotionSession
+
+/// The publishing options shared by `capture` and `replay` (`--publish URL` and its companions),
+/// parsed into a ``MotionFleet/FleetPublisher/Configuration``.
+enum PublishOptions {
+    /// `--publish`, `--board-id`, `--password-file`, `--ca-file`, `--insecure`, `--outbox`,
+    /// `--outbox-max`, `--reconnect-max`.
+    static let options: [OptionSpec] = [
+        .option("publish", value: "URL", help: "Publish every batch, event and the summary to an MQTT broker: mqtt://[USER@]HOST[:PORT]/PREFIX (loopback only unless --insecure) or mqtts://... with --ca-file. Topics and schema: docs/fleet.md."),
+        .option("board-id", value: "ID", help: "The board's id in the topics (1-64 of A-Z a-z 0-9 - _). Default: a pseudonym derived from /etc/machine-id (not the hostname or a MAC address)."),
+        .option("password-file", value: "FILE", help: "With --publish: the password for the URL's user (first line of FILE)."),
+        .option("ca-file", value: "FILE", help: "With mqtts://: the CA certificate that signed the broker's certificate (PEM)."),
+        .flag("insecure", help: "Allow plain mqtt:// to a host that is not loopback (clear text on the network)."),
+        .option("outbox", value: "FILE", help: "The outbox journal (default: fleet.outbox beside the recording; for replay ./motionbatch-<board-id>.outbox)."),
+        .option("outbox-max", value: "SIZE", help: "Keep the outbox within SIZE (e.g. 50M): the oldest batch messages are dropped first and counted; summaries never."),
+        .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
+    ]
+
+    /// The configuration, nil without `--publish`.
+    /// - Parameters:
+    ///   - defaultOutbox: the outbox path when `--outbox` is not given, from the board id (nil: `--outbox` is required).
+    ///   - latencySeconds: the batch latency (the keepalive is at least three of them).
+    static func configuration(_ args: ParsedArguments, session: String, latencySeconds: Double,
+                              defaultOutbox: (String) -> String?) throws(CLIError) -> FleetPublisher.Configuration? {
+        guard let text = args.string("publish") else {
+            for o in ["board-id", "password-file", "ca-file", "outbox", "outbox-max", "reconnect-max"] where args.string(o) != nil {
+                throw .usage("'--\(o)' needs '--publish URL'.")
+            }
+            return nil
+        }
+        let url: FleetURL
+        do throws(FleetError) {
+            url = try FleetURL.parse(text)
+            try url.checkTransport(insecure: args.flag("insecure"))
+        } catch { throw .usage("\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).") }
+        let board = args.string("board-id") ?? FleetTopics.pseudonym(machineID: machineID())
+        guard FleetTopics.isValidBoardID(board) else { throw .usage("\(FleetError.invalidBoardID(board)).") }
+        var password: String?
+        if let f = args.string("password-file") {
+            guard url.user != nil else { throw .usage("'--password-file' needs a user in the URL (mqtt://USER@HOST/PREFIX).") }
+            let bytes = try CLIFiles.read(f)
+            password = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        }
+        let ca = args.string("ca-file")
+        if ca != nil, !url.tls { throw .usage("'--ca-file' is for mqtts:// URLs.") }
+        if url.tls, ca == nil { throw .usage("mqtts:// needs '--ca-file FILE' (the CA that signed the broker's certificate).") }
+        if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw .failure("\(ca): cannot be read (the CA file of --ca-file)") }
+        guard let outbox = args.string("outbox") ?? defaultOutbox(board) else {
+            throw .usage("'--publish' needs a recording (-o or --output-dir) or '--outbox FILE' for its outbox.")
+        }
+        var c = FleetPublisher.Configuration(url: url, board: board, session: session, outboxPath: outbox)
+        c.password = password
+        c.caFile = ca
+        if let m = args.string("outbox-max") {
+            switch SessionQuantity.parse(m) {
+            case .success(.size(let b)) where b >= 4096: c.settings.outboxMaxBytes = Int(b)
+            case .success: throw .usage("The value '\(m)' is invalid for '--outbox-max': expected a size of at least 4K, such as 50M.")
+            case .failure(let e): throw .usage("The value \(e) is invalid for '--outbox-max'.")
+            }
+        }
+        if let r = try args.double("reconnect-max", in: 1...3600) { c.settings.reconnectMaxNanoseconds = Int64(r * 1e9) }
+        c.keepaliveSeconds = max(60, Int((3 * latencySeconds).rounded(.up)))
+        return c
+    }
+
+    /// `/etc/machine-id` (empty when absent: the pseudonym is then the same on such machines, so
+    /// give --board-id there).
+    static func machineID() -> String {
+        (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    /// Opens the publisher, logging its events on stderr with `io`.
+    static func publisher(_ c: FleetPublisher.Configuration, io: CommandIO) throws(CLIError) -> FleetPublisher {
+        do {
+            let p = try FleetPublisher(c) { io.err($0.description) }
+            if p.restored > 0 { io.err("publish: \(p.restored) messages of an earlier run wait in the outbox \(c.outboxPath); they are sent first") }
+            return p
+        } catch { throw .failure("cannot publish: \(error)") }
+    }
+}

@@ -1,0 +1,221 @@
+import MotionMQTT
+import MotionSystem
+
+/// The driver of a ``PublishMachine``: it carries the machine's actions out on the outbox file
+/// (``OutboxFile``) and one MQTT connection (MotionMQTT's ``MotionMQTT/MQTTClient``), and feeds
+/// back what the connection did. It is called only from the caller's own wake-ups
+/// (``wake(now:)`` per batch): it starts no thread and no timer, and each call does a bounded,
+/// non-blocking amount of network work (connecting is asynchronous), so publishing never blocks
+/// or wakes the capture. Every decision is the machine's.
+public final class FleetPublisher {
+    /// What to connect to and how.
+    public struct Configuration: Sendable {
+        /// The broker and prefix.
+        public var url: FleetURL
+        /// The board id (a topic level).
+        public var board: String
+        /// The password for the URL's user.
+        public var password: String?
+        /// The CA file for `mqtts://`.
+        public var caFile: String?
+        /// The session id (for the last will).
+        public var session: String
+        /// The outbox file.
+        public var outboxPath: String
+        /// The machine's settings.
+        public var settings = PublishMachine.Settings()
+        /// The MQTT keepalive, s: at least the batch latency (so that it never needs a wake-up of its own).
+        public var keepaliveSeconds = 60
+
+        /// Creates a configuration.
+        public init(url: FleetURL, board: String, session: String, outboxPath: String) {
+            self.url = url
+            self.board = board
+            self.session = session
+            self.outboxPath = outboxPath
+        }
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    /// The board's topics.
+    public let topics: FleetTopics
+    /// The machine (inspectable).
+    public private(set) var machine: PublishMachine
+    /// What the outbox held when it was opened (messages of an earlier run not yet acknowledged).
+    public let restored: Int
+    private let file: OutboxFile
+    private var client: MQTTClient?
+    private var mids: [Int32: Int64] = [:]
+    private var pendingRecords: [OutboxRecord] = []
+    private let log: (PublishEvent) -> Void
+
+    /// Opens the outbox (sending what an earlier run left unacknowledged first) and prepares the
+    /// connection; nothing is sent before the first ``wake(now:)``.
+    /// - Parameter log: told every ``PublishEvent`` (the command line prints it on stderr).
+    /// - Throws: ``FleetError`` for an invalid board id or an unusable outbox file.
+    public init(_ configuration: Configuration, log: @escaping (PublishEvent) -> Void) throws(FleetError) {
+        self.configuration = configuration
+        topics = try FleetTopics(prefix: configuration.url.prefix, board: configuration.board)
+        let (f, journal) = try OutboxFile.open(configuration.outboxPath)
+        file = f
+        restored = journal.entries.count
+        machine = PublishMachine(settings: configuration.settings, journal: journal)
+        self.log = log
+    }
+
+    /// Journals `message` (a batch, event or summary) to be sent at the next wake-up.
+    public func send(_ message: FleetMessage) {
+        if message.kind == .status {
+            perform(machine.handle(.status(message, topic: topics.topic(.status))), now: MonotonicClock.nanoseconds())
+        } else {
+            perform(machine.handle(.enqueue(message, topic: topics.topic(message.kind))), now: MonotonicClock.nanoseconds())
+        }
+    }
+
+    /// The wake-up: syncs the journal, connects when due, publishes, and reads the
+    /// acknowledgements that arrived since the last wake-up (non-blocking).
+    public func wake(now: Int64) {
+        perform(machine.handle(.wake(now: now)), now: now)
+        service(now: now, timeoutMilliseconds: 0)
+    }
+
+    /// At the end: waits up to `deadline` (monotonic ns) for the broker to acknowledge the
+    /// outbox (what is left is sent by the next run), then disconnects cleanly.
+    /// - Returns: messages still unacknowledged.
+    @discardableResult
+    public func finish(deadline: Int64) -> Int {
+        while machine.backlog > 0 {
+            let now = MonotonicClock.nanoseconds()
+            guard now < deadline else { break }
+            perform(machine.handle(.wake(now: now)), now: now)
+            service(now: now, timeoutMilliseconds: 50)
+            if client == nil, case .down(let at) = machine.connection, at > deadline { break }
+        }
+        flush()
+        do {
+            // Everything acknowledged: the journal starts empty next time.
+            if machine.backlog == 0 { try file.compact([]) } else { try file.sync() }
+        } catch { log(.journalFailed("\(error)")) }
+        if let c = client, machine.connection == .up {
+            c.disconnect()
+            _ = try? c.step(timeoutMilliseconds: 50)
+        }
+        client = nil
+        return machine.backlog
+    }
+
+    // MARK: the connection
+
+    private func service(now: Int64, timeoutMilliseconds: Int) {
+        var rounds = 0
+        var timeout = timeoutMilliseconds
+        while let c = client, rounds < 64 {
+            rounds += 1
+            let events: [MQTTClient.Event]
+            do { events = try c.step(timeoutMilliseconds: timeout) } catch {
+                dropConnection(problem(error), now: now)
+                return
+            }
+            timeout = 0
+            if events.isEmpty && !c.wantsWrite { return }
+            for e in events { handle(e, now: now) }
+        }
+    }
+
+    private func handle(_ event: MQTTClient.Event, now: Int64) {
+        switch event {
+        case .connected:
+            perform(machine.handle(.connected(now: now)), now: now)
+        case .connectRefused(let e):
+            client = nil
+            mids.removeAll()
+            perform(machine.handle(.connectFailed(problem(e), now: now)), now: now)
+        case .disconnected(let e, _):
+            dropConnection(problem(e), now: now)
+        case let .published(mid, refused):
+            guard let id = mids.removeValue(forKey: mid) else { return }
+            if let r = refused {
+                perform(machine.handle(.refused(id: id, reason: r.message)), now: now)
+            } else {
+                perform(machine.handle(.acknowledged(id: id)), now: now)
+            }
+        case .message, .subscribed:
+            break
+        }
+    }
+
+    private func dropConnection(_ p: PublishProblem, now: Int64) {
+        let wasUp = machine.connection == .up
+        client = nil
+        mids.removeAll()
+        perform(machine.handle(wasUp ? .connectionLost(p, now: now) : .connectFailed(p, now: now)), now: now)
+    }
+
+    private func problem(_ e: MQTTError) -> PublishProblem {
+        let where_ = "\(configuration.url.host):\(configuration.url.port)"
+        switch e.kind {
+        case .unreachable: return PublishProblem(.unreachable, "\(where_): \(e.message)")
+        case .tls: return PublishProblem(.tls, "TLS with \(where_) failed (\(e.message))")
+        case .badCredentials: return PublishProblem(.authentication, "\(where_) refused the user or password (\(e.message))")
+        case .notAuthorized: return PublishProblem(.notAuthorized, "\(where_) refused the connection (\(e.message))")
+        case .noConnection: return PublishProblem(.connectionLost, "\(where_): \(e.message)")
+        case .other: return PublishProblem(.other, "\(where_): \(e)")
+        }
+    }
+
+    // MARK: actions
+
+    private func perform(_ actions: [PublishMachine.Action], now: Int64) {
+        for a in actions {
+            switch a {
+            case .append(let r):
+                pendingRecords.append(r)
+            case .sync:
+                flush()
+                do { try file.sync() } catch { log(.journalFailed("\(error)")) }
+            case .connect:
+                connect(now: now)
+            case .abandonConnection:
+                client = nil
+                mids.removeAll()
+            case let .publish(entry, retain):
+                guard let c = client else { continue }
+                do {
+                    let mid = try c.publish(topic: entry.topic, payload: entry.payload, qos: 1, retain: retain)
+                    if entry.id != 0 { mids[mid] = entry.id }
+                } catch {
+                    dropConnection(problem(error), now: now)
+                    return
+                }
+            case .compact(let entries):
+                flush()
+                do { try file.compact(entries) } catch { log(.journalFailed("compaction: \(error)")) }
+            case .log(let e):
+                log(e)
+            }
+        }
+    }
+
+    private func flush() {
+        guard !pendingRecords.isEmpty else { return }
+        do { try file.append(pendingRecords) } catch { log(.journalFailed("\(error)")) }
+        pendingRecords.removeAll()
+    }
+
+    private func connect(now: Int64) {
+        var o = MQTTClient.Options(clientID: "motionbatch-\(configuration.board)")
+        o.user = configuration.url.user
+        o.password = configuration.password
+        o.caFile = configuration.url.tls ? configuration.caFile : nil
+        o.will = (topics.topic(.status), FleetMessage.status(.offline, board: configuration.board, session: configuration.session, dropped: machine.dropped).payload, true)
+        do {
+            let c = try MQTTClient(o)
+            try c.connect(host: configuration.url.host, port: configuration.url.port, keepaliveSeconds: configuration.keepaliveSeconds)
+            client = c
+        } catch {
+            client = nil
+            perform(machine.handle(.connectFailed(problem(error), now: now)), now: now)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import MotionCore
+import MotionSession
+import MotionSystem
+
+/// A session observer that publishes what the session reports and passes it on to `inner`
+/// (the command line's NDJSON, log and live view): each batch report, event and the session
+/// summary become a fleet message (``FleetMessage``; the same objects as `--ndjson`), the
+/// pauses and losses the board's retained status. The publisher's wake-up runs in the batch's
+/// (and the event's) own wake-up.
+public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
+    /// Who is told as well.
+    public var inner: Inner
+    /// The publisher.
+    public let publisher: FleetPublisher
+    /// The session id.
+    public let session: String
+
+    /// Creates the observer; the board is announced `online`.
+    public init(inner: Inner, publisher: FleetPublisher, session: String) {
+        self.inner = inner
+        self.publisher = publisher
+        self.session = session
+        publisher.send(FleetMessage.status(.online, board: publisher.configuration.board, session: session))
+    }
+
+    private var board: String { publisher.configuration.board }
+
+    public mutating func batch(_ report: BatchReport) {
+        inner.batch(report)
+        publisher.send(FleetMessage.wrap(.batch, board: board, report.json))
+        publisher.wake(now: MonotonicClock.nanoseconds())
+    }
+
+    public mutating func event(_ event: SessionEvent, sequence: Int) {
+        inner.event(event, sequence: sequence)
+        publisher.send(FleetMessage.wrap(.event, board: board, event.json(session: session, sequence: sequence)))
+        let state: FleetMessage.State? = switch event {
+        case .paused: .paused
+        case .resumed, .reconnected: .online
+        case .deviceLost: .lost
+        default: nil
+        }
+        if let s = state { publisher.send(FleetMessage.status(s, board: board, session: session, dropped: publisher.machine.dropped)) }
+        publisher.wake(now: MonotonicClock.nanoseconds())
+    }
+
+    public mutating func finished(_ summary: SessionSummary, sequence: Int) {
+        inner.finished(summary, sequence: sequence)
+        publisher.send(Self.summaryMessage(summary, board: board, sequence: sequence))
+        publisher.send(FleetMessage.status(.offline, board: board, session: session, dropped: publisher.machine.dropped))
+        publisher.wake(now: MonotonicClock.nanoseconds())
+    }
+
+    /// The `summary` message: `type`, `seq`, then the summary's members (its own schema
+    /// version as `summary_schema`).
+    public static func summaryMessage(_ summary: SessionSummary, board: String, sequence: Int) -> FleetMessage {
+        guard case .object(let members) = summary.json else { preconditionFailure("a summary is an object") }
+        let renamed = members.map { $0.0 == "schema" ? ("summary_schema", $0.1) : $0 }
+        return FleetMessage.wrap(.summary, board: board, .object([("type", .string("summary")), ("seq", .number(sequence))] + renamed))
+    }
+}
