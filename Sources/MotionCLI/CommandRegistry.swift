@@ -15,6 +15,7 @@ enum CommandRegistry {
             DevicesCommand.spec,
             CaptureCommand.spec,
             RecoverCommand.spec,
+            CollectCommand.spec,
         ]
     }
 }

@@ -115,6 +115,19 @@ public final class MQTTClient {
         try check(mosquitto_connect_async(handle, host, Int32(port), Int32(keepaliveSeconds)), "mosquitto_connect_async(\(host):\(port))")
     }
 
+    /// Connects and waits for the TCP (and TLS) connection (`mosquitto_connect_bind_v5`), asking
+    /// the broker to keep the session (subscriptions and queued QoS 1 messages) for
+    /// `sessionExpirySeconds` after a disconnection: the collector's persistent session. The
+    /// CONNACK arrives in ``step(timeoutMilliseconds:)``.
+    /// - Throws: ``MQTTError``.
+    public func connectKeepingSession(host: String, port: Int, keepaliveSeconds: Int, sessionExpirySeconds: UInt32) throws(MQTTError) {
+        disconnecting = false
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        try check(mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), sessionExpirySeconds), "mosquitto_property_add_int32")
+        try check(mosquitto_connect_bind_v5(handle, host, Int32(port), Int32(keepaliveSeconds), nil, properties), "mosquitto_connect_bind_v5(\(host):\(port))")
+    }
+
     /// One non-blocking (or bounded) pass of libmosquitto's loop: reads and writes what the
     /// socket allows, sends a PINGREQ when the keepalive is due.
     /// - Returns: what happened, in order.

@@ -3,7 +3,7 @@ import Foundation
 
 /// Number formatting shared by the reports: fixed decimals for tables, shortest round-trip
 /// (at 10 significant digits) for JSON and CSV.
-enum NumberFormat {
+public enum NumberFormat {
     /// `v` with `decimals` digits after the point.
     static func fixed(_ v: Double, _ decimals: Int) -> String {
         String(format: "%.\(decimals)f", v)
@@ -48,7 +48,7 @@ enum NumberFormat {
     static func string(_ s: String) -> String { JSONValue.quoted(s) }
 
     /// HTML/XML text escaping.
-    static func xml(_ s: String) -> String {
+    public static func xml(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

@@ -12,6 +12,16 @@ extension WakeReport {
     /// Dash patterns, one per rate (cycled), so that lines stay apart in grey print.
     static let dashes = ["", "7 3", "2 2", "9 3 2 3", "1 3", "12 4", "4 2 1 2"]
 
+    /// The reports' style sheet (also the fleet report's, `collect report --html`).
+    public static let stylesheet = """
+        body{font-family:sans-serif;margin:24px;color:#222;background:#fff;max-width:1100px}
+        table{border-collapse:collapse;font-size:12px;margin:6px 0 14px}td,th{border:1px solid #bbb;padding:3px 6px;text-align:right}
+        th{background:#eee}td.l,th.l{text-align:left}.note{color:#444;font-size:13px;max-width:62em}
+        nav a{margin-right:12px;font-size:13px}tr.chosen td{font-weight:bold;background:#fff6d5}
+        .headline p{font-size:14px;max-width:62em}svg.chart{display:block;margin:10px 0 18px}
+        @media print{nav{display:none}body{margin:0}svg.chart,table{break-inside:avoid}tr.chosen td{background:none}}
+        """
+
     /// The page. `title` heads it; `notes` are extra paragraphs (plain text) after the charts;
     /// each of `sections` is a heading and a table (first row the header), appended at the end.
     public func html(title: String, notes: [String] = [], sections: [(String, [[String]])] = []) -> String {
@@ -25,12 +35,7 @@ extension WakeReport {
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>\(NumberFormat.xml(title))</title>
         <style>
-        body{font-family:sans-serif;margin:24px;color:#222;background:#fff;max-width:1100px}
-        table{border-collapse:collapse;font-size:12px;margin:6px 0 14px}td,th{border:1px solid #bbb;padding:3px 6px;text-align:right}
-        th{background:#eee}td.l,th.l{text-align:left}.note{color:#444;font-size:13px;max-width:62em}
-        nav a{margin-right:12px;font-size:13px}tr.chosen td{font-weight:bold;background:#fff6d5}
-        .headline p{font-size:14px;max-width:62em}svg.chart{display:block;margin:10px 0 18px}
-        @media print{nav{display:none}body{margin:0}svg.chart,table{break-inside:avoid}tr.chosen td{background:none}}
+        \(Self.stylesheet)
         </style></head><body>
         <h1>\(NumberFormat.xml(title))</h1>
         <nav>\(toc.map { "<a href=\"#\($0.0)\">\(NumberFormat.xml($0.1))</a>" }.joined())</nav>

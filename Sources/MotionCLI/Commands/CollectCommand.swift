@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionCore
+import MotionFleet
+import MotionSession
+import MotionSystem
+import WakeCost
+
+/// `motionbatch collect`: the fleet's central side (docs/fleet.md).
+enum CollectCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "collect",
+            abstract: "Collect what boards publish (capture/replay --publish) from an MQTT broker into per-board files.",
+            discussion: """
+            Subscribes to PREFIX/+/+ in a persistent session (the broker keeps what arrives while the
+            collector is away), deduplicates by (board, session, sequence number) and writes
+            DIR/<board>/<session>.ndjson (every batch, event and summary message, one line each),
+            DIR/<board>/<session>.summary.json and DIR/<board>/status.json. Runs until SIGINT or
+            SIGTERM (or --duration); prints its counts on stderr at the end. `collect report DIR`
+            makes the fleet report.
+            """,
+            arguments: [ArgumentSpec("URL", help: "mqtt://[USER@]HOST[:PORT]/PREFIX (loopback only unless --insecure) or mqtts://...")],
+            options: [
+                .option("output-dir", value: "DIR", help: "Where the per-board files go (created)."),
+                .option("password-file", value: "FILE", help: "The password for the URL's user (first line of FILE)."),
+                .option("ca-file", value: "FILE", help: "With mqtts://: the CA certificate that signed the broker's certificate (PEM)."),
+                .flag("insecure", help: "Allow plain mqtt:// to a host that is not loopback."),
+                .option("client-id", value: "ID", help: "The collector's client id, the key of its persistent session (default motionbatch-collector)."),
+                .option("retention", value: "DURATION", help: "Delete session files not written to for DURATION (e.g. 30d, 12h); default: keep."),
+                .option("duration", value: "SECONDS", help: "Stop after SECONDS (default: until SIGINT/SIGTERM)."),
+            ],
+            subcommands: [report],
+            run: run
+        )
+    }
+
+    static var report: CommandSpec {
+        CommandSpec(
+            name: "report",
+            abstract: "The fleet report of a collect directory: per board steps, time per activity, wake-ups/h, lost samples, battery estimate, last seen.",
+            arguments: [ArgumentSpec("DIR", help: "The directory `collect --output-dir` wrote.")],
+            options: [
+                .flag("json", help: "Print JSON (keys documented in docs/fleet.md, \"collect report --json\")."),
+                .option("html", value: "FILE", help: "Also write a self-contained HTML page (the style of `wakes --html`), atomically."),
+            ],
+            run: runReport
+        )
+    }
+
+    static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
+        let url: FleetURL
+        do throws(FleetError) {
+            url = try FleetURL.parse(args.argument("URL")!)
+            try url.checkTransport(insecure: args.flag("insecure"))
+        } catch { throw CLIError.usage("\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).") }
+        guard let dir = args.string("output-dir") else { throw CLIError.usage("'collect' needs '--output-dir DIR'.") }
+        var c = FleetCollector.Configuration(url: url, outputDir: dir)
+        if let f = args.string("password-file") {
+            guard url.user != nil else { throw CLIError.usage("'--password-file' needs a user in the URL (mqtt://USER@HOST/PREFIX).") }
+            c.password = String(decoding: try CLIFiles.read(f), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        }
+        c.caFile = args.string("ca-file")
+        if url.tls, c.caFile == nil { throw CLIError.usage("mqtts:// needs '--ca-file FILE'.") }
+        if let id = args.string("client-id") {
+            guard FleetTopics.isValidBoardID(id) else { throw CLIError.usage("The value '\(id)' is invalid for '--client-id': use 1-64 of A-Z a-z 0-9 - _.") }
+            c.clientID = id
+        }
+        if let r = args.string("retention") {
+            guard case .success(.duration(let ns)) = SessionQuantity.parse(r) else {
+                throw CLIError.usage("The value '\(r)' is invalid for '--retention': expected a duration such as 30d or 12h.")
+            }
+            c.retentionNanoseconds = ns
+        }
+        let duration = try args.double("duration", in: 0.1...31_536_000)
+        do { try SignalPipe.install([SIGINT, SIGTERM]) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
+        let localIO = io
+        let collector: FleetCollector
+        do { collector = try FleetCollector(c) { localIO.err($0) } } catch { throw CLIError.failure("\(error)") }
+        let deadline = duration.map { MonotonicClock.nanoseconds() + Int64($0 * 1e9) }
+        var signalled = false
+        collector.run(deadline: deadline) {
+            if !SignalPipe.take().isEmpty { signalled = true }
+            return signalled
+        }
+        let k = collector.counters
+        io.err("collect: \(k.received) messages received, \(k.accepted) written, \(k.duplicates) duplicates, \(k.rejected) rejected, \(k.expired) session files expired")
+    }
+
+    static func runReport(_ args: ParsedArguments, _ io: inout CommandIO) throws {
+        let dir = args.argument("DIR")!
+        guard Directory.isDirectory(dir) else { throw CLIError.failure("\(dir): not a directory (give the directory `collect --output-dir` wrote)") }
+        let report: FleetReport
+        do { report = try FleetReport.read(dir) } catch { throw CLIError.failure("\(error)") }
+        if let path = args.string("html") {
+            do { try AtomicFile.write(Array(html(report, dir: dir).utf8), to: path) } catch { throw CLIError.failure("cannot write \(path): \(error)") }
+            io.err("wrote \(path)")
+        }
+        if args.flag("json") {
+            io.out(json(report).serialized(pretty: true))
+        } else {
+            io.writeOut(table(report))
+        }
+    }
+
+    // MARK: formatting
+
+    static func cells(_ b: FleetReport.Board) -> [String] {
+        func f(_ v: Double?, _ d: Int) -> String { v.map { formatFixed($0, d) } ?? "-" }
+        return [b.board, "\(b.sessions)", "\(b.messages)", "\(b.missing)", b.steps.map(String.init) ?? "-",
+                b.activitySeconds.filter { $0.1 > 0 }.map { "\($0.0) \(formatFixed($0.1, 0)) s" }.joined(separator: ", "),
+                f(b.schedulerWakeupsPerHour, 0), f(b.deviceWakeupsPerHour, 0), "\(b.lostSamples)", f(b.batteryLifeHours, 1),
+                b.state ?? "-", b.lastSeenUTC ?? "-"]
+    }
+
+    static let header = ["board", "sessions", "messages", "missing", "steps", "activity", "sched wake-ups/h", "device wake-ups/h",
+                         "lost samples", "battery h", "state", "last seen (UTC)"]
+
+    static func table(_ r: FleetReport) -> String {
+        guard !r.boards.isEmpty else { return "no boards collected yet\n" }
+        let rows = [header] + r.boards.map(cells)
+        let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            String(row.enumerated().map { c, v in v + String(repeating: " ", count: widths[c] - v.count) }.joined(separator: "  ")
+                .reversed().drop { $0 == " " }.reversed())
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The `--json` object (docs/fleet.md, "collect report --json").
+    static func json(_ r: FleetReport) -> JSONValue {
+        .object([("boards", .array(r.boards.map { b in .object([
+            ("board", .string(b.board)),
+            ("sessions", .number(b.sessions)),
+            ("finished_sessions", .number(b.finishedSessions)),
+            ("messages", .number(b.messages)),
+            ("missing_messages", .number(b.missing)),
+            ("steps", b.steps.map { .number($0) } ?? .null),
+            ("samples", .number(b.samples)),
+            ("lost_samples", .number(b.lostSamples)),
+            ("activity_time_s", .object(b.activitySeconds.map { ($0.0, .number($0.1)) })),
+            ("wakeups_per_hour", .object([("scheduler", .number(b.schedulerWakeupsPerHour)), ("device", .number(b.deviceWakeupsPerHour))])),
+            ("battery_life_h", .number(b.batteryLifeHours)),
+            ("state", b.state.map { .string($0) } ?? .null),
+            ("last_seen_utc", b.lastSeenUTC.map { .string($0) } ?? .null),
+        ]) }))])
+    }
+
+    static func html(_ r: FleetReport, dir: String) -> String {
+        var page = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>MotionBatch fleet report</title>
+        <style>
+        \(WakeReport.stylesheet)
+        </style></head><body>
+        <h1>MotionBatch fleet report</h1>
+        <p class="note">\(r.boards.count) boards collected in \(NumberFormat.xml(dir)). Per board: steps, lost samples and
+        activity time summed over its sessions (the board's own summary where it arrived, else its last batch), wake-ups per
+        hour and battery estimate of its latest session, and when it was last heard of.</p>
+        <table>
+        """
+        page += "<tr>" + header.enumerated().map { "<th\($0.offset == 0 || $0.offset >= 10 || $0.offset == 5 ? " class=\"l\"" : "")>\(NumberFormat.xml($0.element))</th>" }.joined() + "</tr>\n"
+        for b in r.boards {
+            page += "<tr>" + cells(b).enumerated().map { "<td\($0.offset == 0 || $0.offset >= 10 || $0.offset == 5 ? " class=\"l\"" : "")>\(NumberFormat.xml($0.element))</td>" }.joined() + "</tr>\n"
+        }
+        page += "</table>\n</body></html>\n"
+        return page
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import MotionMQTT
+import MotionSession
+import MotionSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `motionbatch collect`: subscribes to every board under a prefix in a persistent session (the
+/// broker keeps what arrives while the collector is away), checks each message
+/// (``ReceivedMessage``), deduplicates by (board, session, sequence) (``DedupeLedger``, rebuilt
+/// from the files at start), and writes per board (docs/fleet.md, "collect"):
+/// - `DIR/<board>/<session>.ndjson`: every batch, event and summary message, one line each, in
+///   arrival order, appended and `fsync`ed once per loop pass;
+/// - `DIR/<board>/<session>.summary.json`: the session's summary message (atomically);
+/// - `DIR/<board>/status.json`: the latest status with the time it was received (atomically).
+/// Session files not written to for longer than the retention are deleted.
+public final class FleetCollector {
+    /// What to subscribe to and where to write.
+    public struct Configuration: Sendable {
+        /// The broker and prefix.
+        public var url: FleetURL
+        /// The password for the URL's user.
+        public var password: String?
+        /// The CA file for `mqtts://`.
+        public var caFile: String?
+        /// The output directory.
+        public var outputDir: String
+        /// The client id (the broker keeps its session).
+        public var clientID = "motionbatch-collector"
+        /// Delete session files older than this (ns), nil to keep them.
+        public var retentionNanoseconds: Int64?
+        /// The broker keeps the session this long while the collector is away, s.
+        public var sessionExpirySeconds: UInt32 = 7 * 86_400
+
+        /// Creates a configuration.
+        public init(url: FleetURL, outputDir: String) {
+            self.url = url
+            self.outputDir = outputDir
+        }
+    }
+
+    /// What the collector did.
+    public struct Counters: Sendable, Equatable {
+        /// Messages received (all).
+        public var received = 0
+        /// Messages written.
+        public var accepted = 0
+        /// Messages seen before (not written again).
+        public var duplicates = 0
+        /// Messages rejected (bad topic, payload, schema or board).
+        public var rejected = 0
+        /// Session files deleted by the retention.
+        public var expired = 0
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    /// The counters.
+    public private(set) var counters = Counters()
+    private var ledger = DedupeLedger()
+    private var files: [String: FileDescriptor] = [:]
+    private var touched: Set<String> = []
+    private let log: (String) -> Void
+    private var client: MQTTClient?
+    private var failures = 0
+    private var retryAt: Int64 = .min
+    private var lastProblem: String?
+    private var lastRetention: Int64 = .min
+
+    /// Creates the output directory and rebuilds the ledger from the files there (a torn final
+    /// line of an interrupted write is cut).
+    /// - Throws: ``FleetError`` for a malformed file (file, line, column) or an I/O failure.
+    public init(_ configuration: Configuration, log: @escaping (String) -> Void) throws(FleetError) {
+        self.configuration = configuration
+        self.log = log
+        do { try Directory.create(configuration.outputDir) } catch { throw .io("cannot create \(configuration.outputDir): \(error)") }
+        try rebuild()
+    }
+
+    private func rebuild() throws(FleetError) {
+        let dir = configuration.outputDir
+        let boards: [Directory.Entry]
+        do { boards = try Directory.entries(of: dir) } catch { throw .io("cannot list \(dir): \(error)") }
+        for b in boards where !b.isRegularFile && FleetTopics.isValidBoardID(b.name) {
+            let bdir = dir + "/" + b.name
+            guard let entries = try? Directory.entries(of: bdir) else { continue }
+            for e in entries where e.isRegularFile && e.name.hasSuffix(".ndjson") {
+                let session = String(e.name.dropLast(7))
+                let path = bdir + "/" + e.name
+                let bytes: [UInt8]
+                do { bytes = try FileDescriptor.openForReading(path).readToEnd() } catch { throw .io("cannot read \(path): \(error)") }
+                let lines = try FleetNDJSON.parse(bytes, file: path)
+                for m in lines.messages { _ = ledger.take(board: b.name, session: session, sequence: m.sequence) }
+                if lines.tornBytes > 0 {
+                    do {
+                        let fd = try FileDescriptor.open(path, flags: O_WRONLY)
+                        try fd.truncate(to: Int64(bytes.count - lines.tornBytes))
+                        try fd.sync()
+                        log("collect: \(path): cut a torn final line (\(lines.tornBytes) bytes) left by an interrupted write")
+                    } catch { throw .io("cannot repair \(path): \(error)") }
+                }
+            }
+        }
+    }
+
+    /// Runs until `stop()` says so (checked at least twice a second) or until `deadline`
+    /// (monotonic ns): connects (again, with back-off), subscribes, writes what arrives.
+    public func run(deadline: Int64? = nil, stop: () -> Bool) {
+        applyRetention(now: MonotonicClock.nanoseconds())
+        while !stop() {
+            let now = MonotonicClock.nanoseconds()
+            if let d = deadline, now >= d { break }
+            if client == nil {
+                if now >= retryAt { connect(now: now) }
+                if client == nil {
+                    MonotonicClock.sleep(until: min(retryAt, now + 500_000_000, deadline ?? .max), interrupted: stop)
+                    continue
+                }
+            }
+            pass(timeoutMilliseconds: 500, now: now)
+            if now - lastRetention > 3_600_000_000_000 { applyRetention(now: now) }
+        }
+        // Take what is already here before leaving (bounded).
+        for _ in 0..<20 where client != nil { if !pass(timeoutMilliseconds: 50, now: MonotonicClock.nanoseconds()) { break } }
+        client?.disconnect()
+        _ = try? client?.step(timeoutMilliseconds: 50)
+        client = nil
+        flush()
+    }
+
+    /// One loop pass. - Returns: whether anything arrived.
+    @discardableResult
+    private func pass(timeoutMilliseconds: Int, now: Int64) -> Bool {
+        guard let c = client else { return false }
+        var any = false
+        var timeout = timeoutMilliseconds
+        for _ in 0..<1000 {
+            let events: [MQTTClient.Event]
+            do { events = try c.step(timeoutMilliseconds: timeout) } catch {
+                lost("\(error)", now: now)
+                break
+            }
+            timeout = 0
+            if events.isEmpty { break }
+            any = true
+            for e in events { handle(e, now: now) }
+            if client == nil { break }
+        }
+        flush()
+        return any
+    }
+
+    private func handle(_ e: MQTTClient.Event, now: Int64) {
+        switch e {
+        case .connected:
+            log("collect: connected to \(configuration.url)" + (failures > 0 ? " after \(failures) failed attempts" : ""))
+            failures = 0
+            lastProblem = nil
+            do { _ = try client?.subscribe(FleetTopics.subscription(prefix: configuration.url.prefix), qos: 1) } catch {
+                lost("\(error)", now: now)
+            }
+        case .connectRefused(let err):
+            lost("\(err.message)" + (err.kind == .badCredentials ? ": check the user and --password-file" : err.kind == .notAuthorized ? ": the broker does not allow this user" : ""), now: now)
+        case .disconnected(let err, _):
+            lost(err.message, now: now)
+        case let .subscribed(_, granted):
+            if granted.contains(where: { $0 >= 128 }) {
+                log("collect: the broker refused the subscription to \(FleetTopics.subscription(prefix: configuration.url.prefix)): the ACL must allow this user to read it")
+            }
+        case let .message(topic, payload, _):
+            receive(topic: topic, payload: payload)
+        case .published:
+            break
+        }
+    }
+
+    private func lost(_ problem: String, now: Int64) {
+        client = nil
+        failures += 1
+        let delay = min(Int64(30_000_000_000), Int64(1_000_000_000) << min(failures - 1, 5))
+        retryAt = now + delay
+        if problem != lastProblem {
+            log("collect: \(configuration.url.host):\(configuration.url.port): \(problem); retrying in \(delay / 1_000_000_000) s")
+            lastProblem = problem
+        }
+    }
+
+    private func connect(now: Int64) {
+        var o = MQTTClient.Options(clientID: configuration.clientID)
+        o.cleanStart = false
+        o.user = configuration.url.user
+        o.password = configuration.password
+        o.caFile = configuration.url.tls ? configuration.caFile : nil
+        do {
+            let c = try MQTTClient(o)
+            try c.connectKeepingSession(host: configuration.url.host, port: configuration.url.port, keepaliveSeconds: 60,
+                                        sessionExpirySeconds: configuration.sessionExpirySeconds)
+            client = c
+        } catch {
+            lost(error.kind == .tls ? "TLS failed (\(error.message)): check --ca-file" : "\(error.message)", now: now)
+        }
+    }
+
+    // MARK: files
+
+    /// Checks, deduplicates and writes one message.
+    func receive(topic: String, payload: [UInt8]) {
+        counters.received += 1
+        switch ReceivedMessage.check(topic: topic, payload: payload, prefix: configuration.url.prefix) {
+        case .failure(let r):
+            counters.rejected += 1
+            if counters.rejected <= 10 || counters.rejected % 1000 == 0 { log("collect: rejected \(r) (\(counters.rejected) so far)") }
+        case .success(let m):
+            let bdir = configuration.outputDir + "/" + m.board
+            if m.kind == .status {
+                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(WallClock.nanoseconds()))\",\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
+                return
+            }
+            guard ledger.take(board: m.board, session: m.session, sequence: m.sequence) else { counters.duplicates += 1; return }
+            counters.accepted += 1
+            let path = bdir + "/" + m.session + ".ndjson"
+            do {
+                let fd = try file(path, board: bdir)
+                try fd.write(Array((m.payload + "\n").utf8))
+                touched.insert(path)
+            } catch { log("collect: writing \(path) failed: \(error)") }
+            if m.kind == .summary { writeAtomic(m.payload + "\n", to: bdir + "/" + m.session + ".summary.json", board: bdir) }
+        }
+    }
+
+    private func file(_ path: String, board: String) throws(SystemError) -> FileDescriptor {
+        if let f = files[path] { return f }
+        if !Directory.exists(board) { try Directory.create(board) }
+        let f = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_APPEND)
+        files[path] = f
+        return f
+    }
+
+    private func writeAtomic(_ text: String, to path: String, board: String) {
+        do {
+            if !Directory.exists(board) { try Directory.create(board) }
+            try AtomicFile.write(Array(text.utf8), to: path)
+        } catch { log("collect: writing \(path) failed: \(error)") }
+    }
+
+    private func flush() {
+        for p in touched { do { try files[p]?.sync() } catch { log("collect: fsync \(p) failed: \(error)") } }
+        touched.removeAll()
+        if files.count > 256 { files.removeAll() }
+    }
+
+    private func applyRetention(now: Int64) {
+        lastRetention = now
+        guard let keep = configuration.retentionNanoseconds else { return }
+        let cutoff = WallClock.nanoseconds() - keep
+        guard let boards = try? Directory.entries(of: configuration.outputDir) else { return }
+        for b in boards where !b.isRegularFile && FleetTopics.isValidBoardID(b.name) {
+            let bdir = configuration.outputDir + "/" + b.name
+            for e in (try? Directory.entries(of: bdir)) ?? [] where e.isRegularFile && e.name.hasSuffix(".ndjson") && e.modified < cutoff {
+                let base = bdir + "/" + String(e.name.dropLast(7))
+                files[base + ".ndjson"] = nil
+                try? Directory.removeFile(base + ".ndjson")
+                try? Directory.removeFile(base + ".summary.json")
+                counters.expired += 1
+                log("collect: deleted \(b.name)/\(e.name) (older than the retention)")
+            }
+        }
+    }
+}
