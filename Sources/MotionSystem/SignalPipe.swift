@@ -40,6 +40,12 @@ public enum SignalPipe {
             action.sa_flags = SA_RESTART
             guard sigaction(s, &action, nil) == 0 else { throw SystemError.current("sigaction", subject: "signal \(s)") }
         }
+        // A process started with these signals blocked (the mask is inherited across exec, e.g.
+        // from a test runner) would never see them: unblock them in the calling thread.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Puts back the default disposition of `signals`.

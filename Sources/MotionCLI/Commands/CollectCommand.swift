@@ -30,6 +30,7 @@ enum CollectCommand {
                 .option("client-id", value: "ID", help: "The collector's client id, the key of its persistent session (default motionbatch-collector)."),
                 .option("retention", value: "DURATION", help: "Delete session files not written to for DURATION (e.g. 30d, 12h); default: keep."),
                 .option("duration", value: "SECONDS", help: "Stop after SECONDS (default: until SIGINT/SIGTERM)."),
+                .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
             ],
             subcommands: [report],
             run: run
@@ -74,6 +75,7 @@ enum CollectCommand {
             c.retentionNanoseconds = ns
         }
         let duration = try args.double("duration", in: 0.1...31_536_000)
+        if let r = try args.double("reconnect-max", in: 1...3600) { c.reconnectMaxNanoseconds = Int64(r * 1e9) }
         do { try SignalPipe.install([SIGINT, SIGTERM]) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         let localIO = io
         let collector: FleetCollector

@@ -30,6 +30,8 @@ public final class FleetCollector {
         public var clientID = "motionbatch-collector"
         /// Delete session files older than this (ns), nil to keep them.
         public var retentionNanoseconds: Int64?
+        /// The cap of the reconnection back-off, ns.
+        public var reconnectMaxNanoseconds: Int64 = 30_000_000_000
         /// The broker keeps the session this long while the collector is away, s.
         public var sessionExpirySeconds: UInt32 = 7 * 86_400
 
@@ -178,7 +180,7 @@ public final class FleetCollector {
     private func lost(_ problem: String, now: Int64) {
         client = nil
         failures += 1
-        let delay = min(Int64(30_000_000_000), Int64(1_000_000_000) << min(failures - 1, 5))
+        let delay = min(configuration.reconnectMaxNanoseconds, Int64(1_000_000_000) << min(failures - 1, 5))
         retryAt = now + delay
         if problem != lastProblem {
             log("collect: \(configuration.url.host):\(configuration.url.port): \(problem); retrying in \(delay / 1_000_000_000) s")

@@ -119,7 +119,11 @@ public final class FleetPublisher {
             }
             timeout = 0
             if events.isEmpty && !c.wantsWrite { return }
-            for e in events { handle(e, now: now) }
+            for e in events {
+                handle(e, now: now)
+                // A refused or lost connection: what else it reported is of the dead client.
+                if client !== c { return }
+            }
         }
     }
 
@@ -157,8 +161,9 @@ public final class FleetPublisher {
         switch e.kind {
         case .unreachable: return PublishProblem(.unreachable, "\(where_): \(e.message)")
         case .tls: return PublishProblem(.tls, "TLS with \(where_) failed (\(e.message))")
-        case .badCredentials: return PublishProblem(.authentication, "\(where_) refused the user or password (\(e.message))")
-        case .notAuthorized: return PublishProblem(.notAuthorized, "\(where_) refused the connection (\(e.message))")
+        case .badCredentials, .notAuthorized:
+            // Mosquitto answers a wrong password with "not authorized" (135) as well.
+            return PublishProblem(.authentication, "\(where_) refused the user or password (\(e.message))")
         case .noConnection: return PublishProblem(.connectionLost, "\(where_): \(e.message)")
         case .other: return PublishProblem(.other, "\(where_): \(e)")
         }

@@ -33,7 +33,7 @@ public struct PublishProblem: Sendable, Equatable, CustomStringConvertible {
     public var remedy: String {
         switch kind {
         case .unreachable: "check that the broker runs and listens at that host and port (and that a firewall lets it through)"
-        case .authentication: "check the user in the URL and the password in --password-file (mosquitto_passwd on the broker)"
+        case .authentication: "check the user in the URL and the password in --password-file (mosquitto_passwd on the broker), and that the broker lets this user connect"
         case .notAuthorized: "the broker's ACL does not allow this user; allow it to write PREFIX/<board-id>/# or use the board's own id"
         case .tls: "check --ca-file: it must hold the CA that signed the broker's certificate, and the host name must match the certificate"
         case .timeout: "the broker did not answer in time; check the network"
