@@ -105,7 +105,8 @@ struct FleetBrokerTests {
         try broker.start()
         #expect(b.wait(seconds: 60) == 0, "\(b.stderr)")
         #expect(b.stderr.contains("connection lost"), "\(b.stderr)")
-        usleep(3_000_000)
+        waitUntil(seconds: 20) { c.stderr.components(separatedBy: "collect: connected").count > 2 }
+        usleep(1_500_000)
         c.signal(SIGTERM)
         #expect(c.wait(seconds: 10) == 0)
         let own = ndjsonObjects(b.stdout)
@@ -132,7 +133,9 @@ struct FleetBrokerTests {
         let second = try board(broker, user: "b1", id: "b1", file: file, name: "second")
         #expect(second.wait(seconds: 60) == 0, "\(second.stderr)")
         #expect(second.stderr.contains("of an earlier run"))
-        usleep(1_000_000)
+        // The collector reconnects on its own back-off; what the broker queued for it follows.
+        waitUntil(seconds: 20) { c.stderr.components(separatedBy: "collect: connected").count > 2 }
+        usleep(1_500_000)
         c.signal(SIGTERM)
         #expect(c.wait(seconds: 10) == 0)
         // Every message the killed board printed (it prints after journaling) reached the collector, in order.

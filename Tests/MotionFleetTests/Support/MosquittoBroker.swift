@@ -1,4 +1,5 @@
 import Foundation
+import MotionTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ final class MosquittoBroker: @unchecked Sendable {
     let dir: URL
     let port: Int
     let tls: Bool
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     /// Whether the tools are installed (tests are skipped otherwise).
     static var available: Bool {
@@ -27,8 +28,8 @@ final class MosquittoBroker: @unchecked Sendable {
     /// Writes the configuration, the password file, the ACL and (with `tls`) the certificates,
     /// and starts the broker.
     init(tls: Bool = false, authenticated: Bool = true) throws {
-        dir = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                          appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true)
+        // A path without spaces: mosquitto.conf values end at whitespace.
+        dir = try TestPaths.makeScratchDirectory(prefix: "mosquitto")
         port = try Self.freePort()
         self.tls = tls
         var conf = """
@@ -85,12 +86,8 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts the broker and waits (at most 5 s) until it accepts connections.
     func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        p.arguments = ["-c", dir.appendingPathComponent("mosquitto.conf").path]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try SpawnedProcess("/usr/sbin/mosquitto", ["-c", dir.appendingPathComponent("mosquitto.conf").path],
+                                   log: dir.appendingPathComponent("stderr.log").path)
         process = p
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
@@ -103,19 +100,15 @@ final class MosquittoBroker: @unchecked Sendable {
         throw BrokerError("mosquitto did not start on 127.0.0.1:\(port): \(log.suffix(500))")
     }
 
-    /// Stops the broker (SIGTERM, then SIGKILL after 5 s) and waits for it.
+    /// Stops the broker (SIGTERM: it saves its persistence file; SIGKILL after 5 s) and waits for it.
     func stop() {
-        guard let p = process else { return }
+        process?.stop()
         process = nil
-        if p.isRunning { kill(p.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(5)
-        while p.isRunning, Date() < deadline { usleep(10_000) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
     }
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: dir)
+        if ProcessInfo.processInfo.environment["MOTIONBATCH_KEEP_BROKER"] == nil { try? FileManager.default.removeItem(at: dir) }
     }
 
     private func makeCertificates() throws {

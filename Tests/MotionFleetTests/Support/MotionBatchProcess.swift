@@ -82,3 +82,9 @@ func syntheticWalk(seconds: Int, in dir: URL, name: String = "walk.csv") throws 
 func ndjsonObjects(_ text: String) -> [[String: Any]] {
     text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
 }
+
+/// Waits (polling) until `condition` holds, at most `seconds`.
+func waitUntil(seconds: Double, _ condition: () -> Bool) {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition(), Date() < deadline { usleep(50_000) }
+}
