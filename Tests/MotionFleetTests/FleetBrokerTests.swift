@@ -179,3 +179,45 @@ struct FleetBrokerTests {
         #expect(j.entries.isEmpty, "refused messages are not retried")
     }
 }
+
+/// Test 6 of the issue: scale on loopback, bounded.
+@Suite("Fleet at scale", .serialized, .enabled(if: MosquittoBroker.available && MotionBatchProcess.executable != nil, "needs mosquitto and the built motionbatch"))
+struct FleetScaleTests {
+    @Test("6. 100 simulated boards at 1 batch/s for 60 s into one broker: the collector keeps up; lag and CPU per message reported",
+          .timeLimit(.minutes(6)))
+    func hundredBoards() throws {
+        let dir = try TestPaths.makeScratchDirectory(prefix: "fleet-scale")
+        let broker = try MosquittoBroker(authenticated: false)
+        let c = try MotionBatchProcess(["collect", broker.url(nil), "--output-dir", "collected", "--duration", "300"], in: dir, name: "collector")
+        waitUntil(seconds: 10) { c.stderr.contains("connected") }
+        let file = try syntheticWalk(seconds: 60, in: dir)
+        let started = Date()
+        var boards: [MotionBatchProcess] = []
+        for i in 1...100 {
+            let id = "s" + String(1000 + i).dropFirst()
+            boards.append(try MotionBatchProcess(["replay", file, "--publish", broker.url(nil), "--board-id", id, "--pace", "realtime",
+                                                  "--outbox", "\(id).outbox"], in: dir, name: id))
+        }
+        let launch = Date().timeIntervalSince(started)
+        for b in boards { #expect(b.wait(seconds: 200) == 0, "\(b.stderr.suffix(300))") }
+        let boardsDone = Date()
+        // Lag: from the last board's end until the collector holds every board's summary.
+        let summaries = { (1...100).filter { i in
+            let id = "s" + String(1000 + i).dropFirst()
+            let d = dir.appendingPathComponent("collected/\(id)").path
+            return ((try? FileManager.default.contentsOfDirectory(atPath: d)) ?? []).contains { $0.hasSuffix(".summary.json") }
+        }.count }
+        waitUntil(seconds: 60) { summaries() == 100 }
+        let lag = Date().timeIntervalSince(boardsDone)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 20) == 0)
+        #expect(summaries() == 100, "every board's summary arrived")
+        let report = try FleetReport.read(dir.appendingPathComponent("collected").path)
+        #expect(report.boards.count == 100)
+        #expect(report.boards.allSatisfy { $0.missing == 0 && $0.samples == 3000 }, "nothing missing")
+        let messages = report.boards.reduce(0) { $0 + $1.messages }
+        print("fleet scale: 100 boards, \(messages) messages in \(formatted(Date().timeIntervalSince(started))) s (launch \(formatted(launch)) s); collector lag after the last board \(formatted(lag)) s; \(c.stderr.split(separator: "\n").last ?? "")")
+    }
+
+    func formatted(_ v: Double) -> String { String(format: "%.2f", v) }
+}

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MotionCore
 import MotionFleet
+import MotionIIO
 import MotionSession
 import MotionSystem
 import WakeCost
@@ -87,7 +88,10 @@ enum CollectCommand {
             return signalled
         }
         let k = collector.counters
-        io.err("collect: \(k.received) messages received, \(k.accepted) written, \(k.duplicates) duplicates, \(k.rejected) rejected, \(k.expired) session files expired")
+        let usage = ProcessCounters.now()
+        let cpu = Double(usage.userCPUNanoseconds + usage.systemCPUNanoseconds) / 1e9
+        io.err("collect: \(k.received) messages received, \(k.accepted) written, \(k.duplicates) duplicates, \(k.rejected) rejected, \(k.expired) session files expired; CPU \(formatFixed(cpu, 3)) s"
+               + (k.received > 0 ? " (\(formatFixed(cpu * 1e6 / Double(k.received), 1)) µs per message)" : ""))
     }
 
     static func runReport(_ args: ParsedArguments, _ io: inout CommandIO) throws {
