@@ -138,6 +138,21 @@ log "booting $KPKG (tcg, timeout ${TIMEOUT}s, iiod on 127.0.0.1:$IIOD_PORT)"
 MB_BIN="$BIN" MB_RESULTS="$RESULTS" MB_ROOT="$ROOT" MB_IIOD_PORT="$IIOD_PORT" \
     bash "$ROOT/scripts/kernel-tests/host-runner.sh" >"$OUT/host-runner.log" 2>&1 &
 HOST_RUNNER=$!
+# The fleet test (69): a Mosquitto broker on a free loopback port and `motionbatch collect` into the
+# results, for the whole run; the guest reaches the broker as 10.0.2.100:1883 through guestfwd
+# (a relay process per connection; restrict=on stays).
+BROKER_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+BROKER_PID=""; COLLECT_PID=""
+if command -v mosquitto >/dev/null; then
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$BROKER_PORT" >"$OUT/mosquitto.conf"
+    mosquitto -c "$OUT/mosquitto.conf" >"$OUT/mosquitto.log" 2>&1 &
+    BROKER_PID=$!
+    sleep 0.3
+    "$BIN" collect "mqtt://127.0.0.1:$BROKER_PORT/fleet" --output-dir "$RESULTS/fleet-collected" --client-id kernel-tests \
+        --reconnect-max 2 --duration "$TIMEOUT" >"$OUT/collect.log" 2>&1 &
+    COLLECT_PID=$!
+fi
+GUESTFWD=",guestfwd=tcp:10.0.2.100:1883-cmd:python3 $ROOT/scripts/kernel-tests/tcp-relay.py 127.0.0.1 $BROKER_PORT"
 set +e
 timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEM" -smp 1 \
     -no-reboot -nographic -nodefaults -serial stdio -monitor none \
@@ -145,11 +160,13 @@ timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEM" -smp 1
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$ROOT,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$RESULTS,mount_tag=results,security_model=none,multidevs=remap" \
-    -netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$IIOD_PORT-:30431" -device virtio-net-pci,netdev=n0 \
+    -netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$IIOD_PORT-:30431$GUESTFWD" -device virtio-net-pci,netdev=n0 \
     </dev/null >"$CONSOLE" 2>&1
 qrc=$?
 touch "$RESULTS/qemu-exited"
 kill "$HOST_RUNNER" 2>/dev/null; wait "$HOST_RUNNER" 2>/dev/null
+if [ -n "$COLLECT_PID" ]; then kill -TERM "$COLLECT_PID" 2>/dev/null; wait "$COLLECT_PID" 2>/dev/null; fi
+if [ -n "$BROKER_PID" ]; then kill -TERM "$BROKER_PID" 2>/dev/null; wait "$BROKER_PID" 2>/dev/null; fi
 set -e
 WALL=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$START" "$(date +%s.%N)")
 

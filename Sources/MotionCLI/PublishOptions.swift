@@ -30,23 +30,11 @@ enum PublishOptions {
             }
             return nil
         }
-        let url: FleetURL
-        do throws(FleetError) {
-            url = try FleetURL.parse(text)
-            try url.checkTransport(insecure: args.flag("insecure"))
-        } catch { throw .usage("\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).") }
+        let url = try brokerURL(text, insecure: args.flag("insecure"))
         let board = args.string("board-id") ?? FleetTopics.pseudonym(machineID: machineID())
         guard FleetTopics.isValidBoardID(board) else { throw .usage("\(FleetError.invalidBoardID(board)).") }
-        var password: String?
-        if let f = args.string("password-file") {
-            guard url.user != nil else { throw .usage("'--password-file' needs a user in the URL (mqtt://USER@HOST/PREFIX).") }
-            let bytes = try CLIFiles.read(f)
-            password = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        }
-        let ca = args.string("ca-file")
-        if ca != nil, !url.tls { throw .usage("'--ca-file' is for mqtts:// URLs.") }
-        if url.tls, ca == nil { throw .usage("mqtts:// needs '--ca-file FILE' (the CA that signed the broker's certificate).") }
-        if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw .failure("\(ca): cannot be read (the CA file of --ca-file)") }
+        let password = try password(args, url: url)
+        let ca = try caFile(args, url: url)
         guard let outbox = args.string("outbox") ?? defaultOutbox(board) else {
             throw .usage("'--publish' needs a recording (-o or --output-dir) or '--outbox FILE' for its outbox.")
         }
@@ -63,6 +51,33 @@ enum PublishOptions {
         if let r = try args.double("reconnect-max", in: 1...3600) { c.settings.reconnectMaxNanoseconds = Int64(r * 1e9) }
         c.keepaliveSeconds = max(60, Int((3 * latencySeconds).rounded(.up)))
         return c
+    }
+
+    /// The broker URL of `text`, checked against the privacy rule.
+    /// - Throws: a usage error naming the problem (and `--insecure` for a plain remote host).
+    static func brokerURL(_ text: String, insecure: Bool) throws(CLIError) -> FleetURL {
+        do throws(FleetError) {
+            let url = try FleetURL.parse(text)
+            try url.checkTransport(insecure: insecure)
+            return url
+        } catch { throw .usage("\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).") }
+    }
+
+    /// The password of `--password-file` (its first line), nil without it.
+    static func password(_ args: ParsedArguments, url: FleetURL) throws(CLIError) -> String? {
+        guard let f = args.string("password-file") else { return nil }
+        guard url.user != nil else { throw .usage("'--password-file' needs a user in the URL (mqtt://USER@HOST/PREFIX).") }
+        let bytes = try CLIFiles.read(f)
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    }
+
+    /// `--ca-file`, required with `mqtts://` and refused without it.
+    static func caFile(_ args: ParsedArguments, url: FleetURL) throws(CLIError) -> String? {
+        let ca = args.string("ca-file")
+        if ca != nil, !url.tls { throw .usage("'--ca-file' is for mqtts:// URLs.") }
+        if url.tls, ca == nil { throw .usage("mqtts:// needs '--ca-file FILE' (the CA that signed the broker's certificate).") }
+        if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw .failure("\(ca): cannot be read (the CA file of --ca-file)") }
+        return ca
     }
 
     /// `/etc/machine-id` (empty when absent: the pseudonym is then the same on such machines, so

@@ -52,19 +52,11 @@ enum CollectCommand {
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let url: FleetURL
-        do throws(FleetError) {
-            url = try FleetURL.parse(args.argument("URL")!)
-            try url.checkTransport(insecure: args.flag("insecure"))
-        } catch { throw CLIError.usage("\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).") }
+        let url = try PublishOptions.brokerURL(args.argument("URL")!, insecure: args.flag("insecure"))
         guard let dir = args.string("output-dir") else { throw CLIError.usage("'collect' needs '--output-dir DIR'.") }
         var c = FleetCollector.Configuration(url: url, outputDir: dir)
-        if let f = args.string("password-file") {
-            guard url.user != nil else { throw CLIError.usage("'--password-file' needs a user in the URL (mqtt://USER@HOST/PREFIX).") }
-            c.password = String(decoding: try CLIFiles.read(f), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        }
-        c.caFile = args.string("ca-file")
-        if url.tls, c.caFile == nil { throw CLIError.usage("mqtts:// needs '--ca-file FILE'.") }
+        c.password = try PublishOptions.password(args, url: url)
+        c.caFile = try PublishOptions.caFile(args, url: url)
         if let id = args.string("client-id") {
             guard FleetTopics.isValidBoardID(id) else { throw CLIError.usage("The value '\(id)' is invalid for '--client-id': use 1-64 of A-Z a-z 0-9 - _.") }
             c.clientID = id
