@@ -138,7 +138,7 @@ log "booting $KPKG (tcg, timeout ${TIMEOUT}s, iiod on 127.0.0.1:$IIOD_PORT)"
 MB_BIN="$BIN" MB_RESULTS="$RESULTS" MB_ROOT="$ROOT" MB_IIOD_PORT="$IIOD_PORT" \
     bash "$ROOT/scripts/kernel-tests/host-runner.sh" >"$OUT/host-runner.log" 2>&1 &
 HOST_RUNNER=$!
-# The fleet test (69): a Mosquitto broker on a free loopback port and `motionbatch collect` into the
+# The fleet test (70): a Mosquitto broker on a free loopback port and `motionbatch collect` into the
 # results, for the whole run; the guest reaches the broker as 10.0.2.100:1883 through guestfwd
 # (a relay process per connection; restrict=on stays).
 BROKER_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')

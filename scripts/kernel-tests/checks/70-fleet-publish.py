@@ -1,4 +1,4 @@
-"""Checks 69-fleet-publish (issue 19): the guest's capture published through guestfwd to the host's
+"""Checks 70-fleet-publish (issue 19): the guest's capture published through guestfwd to the host's
 broker; the host's collector (started by kernel-tests.sh into results/fleet-collected) holds every
 message of the capture's --ndjson stream exactly once, in order; the board's figures in the
 collected summary equal the capture's; the reader's scheduler wake-ups (voluntary context
@@ -13,7 +13,7 @@ def check(r, ctx):
     if r.get("plain_exit") != 0: p.append(f"the capture without --publish exited {r.get('plain_exit')}")
     if r.get("publish_exit") != 0: p.append(f"the capture with --publish exited {r.get('publish_exit')}: {r.get('log', '')[-300:]}")
     own = []
-    path = os.path.join(ctx["results"], "69-fleet-publish.ndjson")
+    path = os.path.join(ctx["results"], "70-fleet-publish.ndjson")
     if os.path.exists(path):
         own = [json.loads(l) for l in open(path) if l.strip()]
     session = own[0].get("session") if own else None
