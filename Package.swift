@@ -50,7 +50,7 @@ let package = Package(
         // Many boards: the fleet's topics and versioned messages, publishing through an on-disk
         // outbox as a pure machine (PublishMachine) and its driver, the collector (dedupe,
         // per-board files) and the fleet report.
-        .target(name: "MotionFleet", dependencies: ["MotionCore", "MotionSession", "MotionSystem", "MotionMQTT", "WakeCost"]),
+        .target(name: "MotionFleet", dependencies: ["MotionCore", "MotionIIO", "MotionSession", "MotionSystem", "MotionMQTT"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
