@@ -5,33 +5,26 @@ extension StepCounterConfiguration {
         case number(WritableKeyPath<StepCounterConfiguration, Double>)
         /// A time stored in nanoseconds, given in seconds.
         case time(WritableKeyPath<StepCounterConfiguration, Int64>)
-        /// A count, given as a number (rounded down).
-        case count(WritableKeyPath<StepCounterConfiguration, Int>)
-        /// A switch, given as 0 (off) or anything else (on).
-        case flag(WritableKeyPath<StepCounterConfiguration, Bool>)
     }
 
-    /// Every parameter by name, in the order ``parameterNames`` lists them.
+    /// Every parameter by name, in the order ``parameterNames`` lists them: the tuned ones, then
+    /// the fixed ones.
     private static var parameters: [(name: String, parameter: Parameter)] {
-        [("minAmplitude", .number(\.minAmplitude)), ("weakRunAmplitude", .number(\.weakRunAmplitude)),
-         ("continuationAmplitude", .number(\.continuationAmplitude)), ("minPeriodicity", .number(\.minPeriodicity)),
-         ("minWalkingPeriodicity", .number(\.minWalkingPeriodicity)), ("walkingCheckSteps", .count(\.walkingCheckSteps)),
-         ("periodicityWindow", .time(\.periodicityWindow)), ("periodicityTolerance", .number(\.periodicityTolerance)),
-         ("weakRunIntervalRatio", .number(\.weakRunIntervalRatio)), ("weakRunAmplitudeRatio", .number(\.weakRunAmplitudeRatio)),
-         ("maxIntervalRatio", .number(\.maxIntervalRatio)), ("maxAmplitudeRatio", .number(\.maxAmplitudeRatio)),
+        [("minAmplitude", .number(\.minAmplitude)), ("minSwing", .number(\.minSwing)), ("minPeriodicity", .number(\.minPeriodicity)),
+         ("maxIntervalRatio", .number(\.maxIntervalRatio)), ("weakRunIntervalRatio", .number(\.weakRunIntervalRatio)),
+         ("maxAmplitudeRatio", .number(\.maxAmplitudeRatio)), ("slowRunIntervalRatio", .number(\.slowRunIntervalRatio)),
          ("alternatingIntervalRatio", .number(\.alternatingIntervalRatio)), ("continuationMinPhase", .number(\.continuationMinPhase)),
-         ("confirmationSteps", .count(\.confirmationSteps)), ("confirmationSpan", .time(\.confirmationSpan)),
-         ("slowRunIntervalRatio", .number(\.slowRunIntervalRatio)), ("slowRunAmplitudeRatio", .number(\.slowRunAmplitudeRatio)),
-         ("maxHold", .time(\.maxHold)), ("minStepInterval", .time(\.minStepInterval)), ("maxStepInterval", .time(\.maxStepInterval)),
-         ("maxGapInPeriods", .number(\.maxGapInPeriods)), ("maxInputGap", .time(\.maxInputGap)),
-         ("alternatingRuns", .flag(\.alternatingRuns)), ("fillMissedSteps", .flag(\.fillMissedSteps))]
+         ("minWalkingPeriodicity", .number(\.minWalkingPeriodicity)),
+         ("weakStepFraction", .number(\.weakStepFraction)),
+         ("minStepInterval", .time(\.minStepInterval)), ("maxStepInterval", .time(\.maxStepInterval)),
+         ("maxHold", .time(\.maxHold)), ("periodicityWindow", .time(\.periodicityWindow))]
     }
 
     /// The names ``set(_:to:)`` and ``value(of:)`` accept.
     public static var parameterNames: [String] { parameters.map(\.name) }
 
-    /// Sets the parameter `name` (as in ``parameterNames``) to `v`: times in seconds, booleans
-    /// 0 (false) or anything else (true), counts rounded down, other values as they are. For
+    /// Sets the parameter `name` (as in ``parameterNames``) to `v`: times in seconds, other values
+    /// as they are. For
     /// experiments (`motionbatch eval steps --param NAME=VALUE`).
     /// - Throws: ``StepCounterError/unknownParameter(_:)``, or
     ///   ``StepCounterError/invalidConfiguration(_:)`` when the value is not finite, beyond ±10⁹, or
@@ -44,21 +37,17 @@ extension StepCounterConfiguration {
         switch parameter {
         case .number(let k): c[keyPath: k] = v
         case .time(let k): c[keyPath: k] = Int64((v * 1e9).rounded())
-        case .count(let k): c[keyPath: k] = Int(v)
-        case .flag(let k): c[keyPath: k] = v != 0
         }
         try c.validate()
         self = c
     }
 
-    /// The current value of a parameter in the units ``set(_:to:)`` takes (seconds for times, 0/1
-    /// for booleans), or nil for an unknown name.
+    /// The current value of a parameter in the units ``set(_:to:)`` takes (seconds for times), or
+    /// nil for an unknown name.
     public func value(of name: String) -> Double? {
         switch Self.parameters.first(where: { $0.name == name })?.parameter {
         case .number(let k): return self[keyPath: k]
         case .time(let k): return Double(self[keyPath: k]) / 1e9
-        case .count(let k): return Double(self[keyPath: k])
-        case .flag(let k): return self[keyPath: k] ? 1 : 0
         case nil: return nil
         }
     }

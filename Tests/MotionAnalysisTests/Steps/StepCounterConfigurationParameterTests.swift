@@ -20,8 +20,8 @@ struct StepCounterConfigurationParameterTests {
         for name in StepCounterConfiguration.parameterNames {
             let v = defaults.value(of: name)!
             var c = defaults
-            // A nearby valid value that changes it: booleans toggle, counts and others move a little.
-            for candidate in [v == 0 ? 1 : (v == 1 && ["alternatingRuns", "fillMissedSteps"].contains(name) ? 0 : v * 1.1), v + 1, v * 0.9, v - 1] {
+            // A nearby valid value that changes it.
+            for candidate in [v == 0 ? 0.1 : v * 1.1, v + 1, v * 0.9, v - 1] {
                 var attempt = defaults
                 if (try? attempt.set(name, to: candidate)) != nil, attempt != defaults { c = attempt; break }
             }
@@ -36,8 +36,8 @@ struct StepCounterConfigurationParameterTests {
         var c = StepCounterConfiguration()
         try c.set("maxHold", to: 2.5)
         #expect(c.maxHold == 2_500_000_000 && c.value(of: "maxHold") == 2.5)
-        try c.set("alternatingRuns", to: 0)
-        #expect(!c.alternatingRuns)
+        try c.set("minSwing", to: 0.5)
+        #expect(c.minSwing == 0.5 && c.value(of: "minSwing") == 0.5)
     }
 
     @Test(arguments: [
@@ -45,7 +45,10 @@ struct StepCounterConfigurationParameterTests {
         ("minAmplitude", -1, "minAmplitude must be > 0"),
         ("maxHold", 1e300, "within ±1e9"),
         ("maxHold", .nan, "within ±1e9"),
-        ("confirmationSteps", 99, "confirmationSteps must be in 3...16"),
+        ("minSwing", 5, "minSwing must be in (0, minAmplitude]"),
+        ("maxAmplitudeRatio", 0.5, "maxAmplitudeRatio must be >= 1"),
+        ("weakStepFraction", 1, "weakStepFraction must be in [0, 1)"),
+        ("confirmationSteps", 3, "unknown parameter 'confirmationSteps'"),
     ])
     func badAssignmentsAreRefusedAndChangeNothing(name: String, value: Double, message: String) {
         var c = StepCounterConfiguration()
