@@ -43,6 +43,12 @@ public struct StepEvaluation: Sendable {
         public var truth: Int
         /// Steps counted inside the bout.
         public var counted: Int
+
+        /// Creates a bout's result.
+        public init(truth: Int, counted: Int) {
+            self.truth = truth
+            self.counted = counted
+        }
     }
 
     /// One evaluated recording.
@@ -97,6 +103,12 @@ public struct StepEvaluation: Sendable {
         public var set: Set
         /// Per-file results, in corpus order.
         public var files: [FileResult]
+
+        /// The figures of `files` as a `set`.
+        public init(set: Set, files: [FileResult]) {
+            self.set = set
+            self.files = files
+        }
         /// Mean absolute percentage error over files with truth > 0.
         public var mape: Double {
             let e = files.compactMap { $0.errorPercent.map(abs) }
