@@ -54,3 +54,19 @@ enum CLIFiles {
         }
     }
 }
+
+extension CLIFiles {
+    /// A chip for `--chips`: a built-in name (case-insensitive) or a chip profile `FILE.json`.
+    static func chip(_ value: String) throws(CLIError) -> FIFOChip {
+        if let c = FIFOChip.builtIn(named: value) { return c }
+        guard value.hasSuffix(".json") || FileManager.default.fileExists(atPath: value) else {
+            throw .usage("Unknown chip '\(value)' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")); or a chip profile FILE.json.")
+        }
+        let bytes = try read(value)
+        do {
+            return try FIFOChip.parseJSON(bytes, file: value)
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+}

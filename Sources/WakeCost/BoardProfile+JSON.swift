@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 
 /// Reading a user's board profile from JSON.
 ///
@@ -21,12 +22,10 @@ extension BoardProfile {
     ///   key, a value of the wrong type, or an impossible value (see ``validate(file:)``).
     public static func parseJSON(_ data: [UInt8], file: String) throws(WakeCostError) -> BoardProfile {
         let object = try JSONObject.parse(data, file: file)
-        for key in object.keys.sorted() where !jsonKeys.contains(key) {
-            throw WakeCostError(file: file, key: key, problem: "unknown key (allowed: \(jsonKeys.sorted().joined(separator: ", ")))")
-        }
+        try object.rejectUnknownKeys(jsonKeys, file: file)
         let name = try object.string("name", file: file) ?? (file as NSString).lastPathComponent
         let description = try object.string("description", file: file) ?? ""
-        if let s = object["sources"], !(s is [String: Any]) {
+        if let s = object["sources"], !((s as? [String: Any])?.values.allSatisfy { $0 is String } ?? false) {
             throw WakeCostError(file: file, key: "sources", problem: "must be an object of strings")
         }
         let profile = BoardProfile(
@@ -43,67 +42,13 @@ extension BoardProfile {
         try profile.validate(file: file)
         return profile
     }
-}
 
-/// A decoded top-level JSON object with typed, error-naming accessors (wraps Foundation's
-/// `JSONSerialization`).
-struct JSONObject {
-    let storage: [String: Any]
-
-    var keys: Dictionary<String, Any>.Keys { storage.keys }
-    subscript(key: String) -> Any? { storage[key] }
-
-    /// Decodes `data`, which must hold one JSON object.
-    static func parse(_ data: [UInt8], file: String) throws(WakeCostError) -> JSONObject {
-        let any: Any
-        do {
-            any = try JSONSerialization.jsonObject(with: Data(data), options: [])
-        } catch {
-            throw WakeCostError(file: file, problem: "not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error))")
-        }
-        guard let dict = any as? [String: Any] else {
-            throw WakeCostError(file: file, problem: "expected a JSON object at the top level")
-        }
-        return JSONObject(storage: dict)
-    }
-
-    /// A required number (not a boolean, not a string).
-    func number(_ key: String, file: String) throws(WakeCostError) -> Double {
-        guard let v = storage[key] else { throw WakeCostError(file: file, key: key, problem: "missing (required number)") }
-        guard let n = v as? NSNumber, !JSONObject.isBool(n) else {
-            throw WakeCostError(file: file, key: key, problem: "must be a number, got \(JSONObject.describe(v))")
-        }
-        let d = n.doubleValue
-        guard d.isFinite else { throw WakeCostError(file: file, key: key, problem: "must be a finite number") }
-        return d
-    }
-
-    /// An optional number.
-    func optionalNumber(_ key: String, file: String) throws(WakeCostError) -> Double? {
-        guard storage[key] != nil, !(storage[key] is NSNull) else { return nil }
-        return try number(key, file: file)
-    }
-
-    /// An optional string.
-    func string(_ key: String, file: String) throws(WakeCostError) -> String? {
-        guard let v = storage[key] else { return nil }
-        guard let s = v as? String else { throw WakeCostError(file: file, key: key, problem: "must be a string, got \(JSONObject.describe(v))") }
-        return s
-    }
-
-    static func isBool(_ n: NSNumber) -> Bool {
-        let type = String(cString: n.objCType)
-        return type == "c" || type == "B"
-    }
-
-    static func describe(_ v: Any) -> String {
-        switch v {
-        case is String: return "a string"
-        case is NSNull: return "null"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        case let n as NSNumber where isBool(n): return "a boolean"
-        default: return "\(v)"
-        }
+    /// The profile as a JSON file `parseJSON` reads back: `name`, `description`, every numeric
+    /// key, and `sources` (key → where the value comes from), one key per line.
+    public func json(sources: [(String, String)]) -> String {
+        var members: [(String, JSONValue)] = [("name", .string(name)), ("description", .string(description))]
+        for (k, v) in parameters { members.append((k, .number(v))) }
+        members.append(("sources", .object(sources.map { ($0.0, .string($0.1)) })))
+        return JSONValue.object(members).serialized(pretty: true) + "\n"
     }
 }

@@ -64,16 +64,9 @@ public struct CaptureStats: Hashable, Sendable {
     public static func parseJSON(_ data: [UInt8], file: String) throws(WakeCostError) -> CaptureStats {
         let o = try JSONObject.parse(data, file: file)
         if captureCommandKeys.isSubset(of: Set(o.keys)) { return try parseCaptureCommandJSON(o, file: file) }
-        for key in o.keys.sorted() where !jsonKeys.contains(key) {
-            throw WakeCostError(file: file, key: key, problem: "unknown key (allowed: \(jsonKeys.sorted().joined(separator: ", ")))")
-        }
-        func count(_ key: String) throws(WakeCostError) -> Int {
-            let d = try o.number(key, file: file)
-            guard d == d.rounded(), abs(d) < 1e15 else { throw WakeCostError(file: file, key: key, problem: "must be a whole number, got \(d)") }
-            return Int(d)
-        }
-        var deliveries: Int?
-        if try o.optionalNumber("device_deliveries", file: file) != nil { deliveries = try count("device_deliveries") }
+        try o.rejectUnknownKeys(jsonKeys, file: file)
+        func count(_ key: String) throws(WakeCostError) -> Int { try o.count(key, file: file) }
+        let deliveries = try o.optionalCount("device_deliveries", file: file)
         let stats = CaptureStats(
             samples: try count("samples"), userspaceReturns: try count("userspace_returns"),
             voluntaryContextSwitches: try count("voluntary_ctxt_switches"),
@@ -85,11 +78,7 @@ public struct CaptureStats: Hashable, Sendable {
 
     /// The IIO reader's `capture --json` dialect.
     static func parseCaptureCommandJSON(_ o: JSONObject, file: String) throws(WakeCostError) -> CaptureStats {
-        func count(_ key: String) throws(WakeCostError) -> Int {
-            let d = try o.number(key, file: file)
-            guard d == d.rounded(), abs(d) < 1e15 else { throw WakeCostError(file: file, key: key, problem: "must be a whole number, got \(d)") }
-            return Int(d)
-        }
+        func count(_ key: String) throws(WakeCostError) -> Int { try o.count(key, file: file) }
         var configuration: WakeConfiguration?
         if let devices = o["devices"] as? [[String: Any]], let d = devices.first,
            let rate = (d["rate_hz"] as? NSNumber)?.doubleValue, rate.isFinite, rate > 0,

@@ -1,5 +1,6 @@
 import Testing
 @testable import MotionIIO
+import MotionSystem
 
 /// Discovery through libiio's real XML backend (`iio_create_xml_context_mem`), with attribute
 /// values from tables because the XML backend cannot read values.
@@ -64,9 +65,10 @@ struct SensorDiscoveryTests {
         #expect(s.channel("accel_x")?.scale == nil)
         // The wrapper reports the libiio error with code and call.
         let dev = try #require(ctx.device(named: "accel_3d"))
-        #expect(throws: IIOError.self) { try dev.readBufferAttribute("hwfifo_timeout") }
+        #expect(throws: SystemError.self) { try dev.readBufferAttribute("hwfifo_timeout") }
         do { _ = try dev.readBufferAttribute("hwfifo_timeout") } catch {
-            #expect(error.code == 38) // ENOSYS
+            #expect(error.errno == .notImplemented) // ENOSYS
+            #expect(error.message?.isEmpty == false) // iio_strerror's text
             #expect(error.call == "iio_device_buffer_attr_read")
             #expect(error.subject == "iio:device0/buffer/hwfifo_timeout")
         }
@@ -78,11 +80,11 @@ struct SensorDiscoveryTests {
         #expect(SensorDiscovery.discover(in: ctx, values: .table([:])).isEmpty)
     }
 
-    @Test func badXMLAndBadURIGiveIIOError() {
-        #expect(throws: IIOError.self) { try IIOContext(xml: "<context") }
+    @Test func badXMLAndBadURIGiveSystemError() {
+        #expect(throws: SystemError.self) { try IIOContext(xml: "<context") }
         do { _ = try IIOContext(uri: "xml:/nonexistent/file.xml") } catch {
             #expect(error.call == "iio_create_context_from_uri")
-            #expect(error.code > 0)
+            #expect(error.errno.rawValue > 0)
             #expect(error.subject == "xml:/nonexistent/file.xml")
         }
     }

@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import MotionSystem
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import Glibc
 import MotionAnalysis
 import MotionCore
 import MotionIIO
+import MotionSystem
 
 /// `motionbatch capture`: capture an accelerometer (and gyroscope) into batches through libiio,
 /// write a recording, and report what it cost in wake-ups and CPU time.
@@ -20,16 +21,19 @@ enum CaptureCommand {
             fd and draining what is available; others fill the kernel buffer and the reader sleeps
             until each batch is due (--wait timed). Every batch is fed to the step counter as it
             arrives; a hardware step counter (in_steps_input), when present, is reported beside it.
-            Stops after --duration or --samples, or on SIGINT/SIGTERM, always leaving the sensor idle.
+            --range picks the full scale from in_accel_scale_available / in_anglvel_scale_available
+            (e.g. --range 4g, --range 500dps); samples at full scale are counted as clipped.
+            Stops after --duration or --samples, or on SIGINT/SIGTERM (within milliseconds at any
+            latency: signals and the deadline wake the wait), always leaving the sensor idle.
             """,
-            options: [
-                .option("uri", value: "URI", help: "IIO context URI: local: (default) or ip:HOST[:PORT]."),
+            options: ContextOptions.options + [
                 .option("device", value: "NAME", help: "Device name or id (repeat for accel + gyro). Default: auto.", repeated: true),
                 .option("rate", value: "HZ", help: "Sampling rate; the nearest available one is used."),
                 .option("latency", value: "SECONDS", help: "Batch by latency (hardware FIFO timeout where present)."),
                 .option("batch", value: "N", help: "Batch every N samples (watermark)."),
                 .option("duration", value: "SECONDS", help: "Stop after SECONDS (default 10 unless --samples)."),
                 .option("samples", value: "N", help: "Stop after N samples."),
+                .option("range", value: "FULLSCALE", help: "Full scale: NUMBERg or NUMBERm/s2 (accelerometer), NUMBERdps or NUMBERrad/s (gyroscope); the smallest available at or above it is used. Repeat for both.", repeated: true),
                 .option("output", short: "o", value: "FILE", help: "Write the recording to FILE."),
                 .flag("overwrite", help: "Replace FILE if it exists."),
                 .option("fsync", value: "POLICY", help: "batch (default), close, or SECONDS of sample time between fsyncs."),
@@ -49,7 +53,7 @@ enum CaptureCommand {
     static var benchmark: CommandSpec {
         CommandSpec(
             name: "benchmark",
-            abstract: "Measure CPU time per sample of the capture path (demux + SI conversion + timestamp repair + gaps), without hardware.",
+            abstract: "Measure CPU time per sample of the capture path (the capture machine, demux + SI conversion, timestamp repair, gaps), without hardware.",
             options: [
                 .option("samples", value: "N", help: "Scans per measurement (default 1000000)."),
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
@@ -142,13 +146,31 @@ enum CaptureCommand {
         }
     }
 
-    static func stall(_ text: String?) throws(CLIError) -> (after: Double, duration: Double)? {
+    static func stall(_ text: String?) throws(CLIError) -> CaptureMachine.Settings.Stall? {
         guard let t = text else { return nil }
         let p = t.split(separator: ":")
-        guard p.count == 2, let a = Double(p[0]), let d = Double(p[1]), a >= 0, d > 0, a.isFinite, d.isFinite else {
+        guard p.count == 2, let a = Double(p[0]), let d = Double(p[1]), a >= 0, d > 0, a.isFinite, d.isFinite, a < 1e9, d < 1e9 else {
             throw .usage("The value '\(t)' is invalid for '--stall': expected AFTER:SECONDS, e.g. 2:5.")
         }
-        return (a, d)
+        return CaptureMachine.Settings.Stall(after: a, duration: d)
+    }
+
+    /// `--range` values: at most one accelerometer and one gyroscope full scale.
+    static func range(_ values: [String]) throws(CLIError) -> CaptureRange {
+        var r = CaptureRange()
+        for v in values {
+            guard let (q, value) = CaptureRange.parse(v), value < 1e12 else {
+                throw .usage("The value '\(v)' is invalid for '--range': expected e.g. 4g, 39.2m/s2, 500dps or 8.7rad/s.")
+            }
+            if q == "accel" {
+                guard r.accel == nil else { throw .usage("'--range' names the accelerometer's full scale twice.") }
+                r.accel = value
+            } else {
+                guard r.gyro == nil else { throw .usage("'--range' names the gyroscope's full scale twice.") }
+                r.gyro = value
+            }
+        }
+        return r
     }
 
     /// Chooses the devices: named ones, or the first IMU / accelerometer plus the first gyroscope.
@@ -178,24 +200,17 @@ enum CaptureCommand {
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let uri = args.string("uri") ?? "local:"
+        let uri = ContextOptions.uri(args)
         let batching = try batching(args)
+        let range = try range(args.strings("range"))
         let rate = try args.double("rate", in: 0.001...1_000_000)
         let sampleLimit = try args.int("samples", in: 1...Int.max)
         var duration = try args.double("duration", in: 0.001...31_536_000)
         if duration == nil && sampleLimit == nil { duration = 10 }
         let fsync = try fsyncPolicy(args.string("fsync"))
         let stall = try stall(args.string("stall"))
-        StopSignals.install()
-
-        let context: IIOContext
-        do { context = try IIOContext(uri: uri) } catch {
-            var msg = "cannot open IIO context '\(uri)': \(error)"
-            if uri.hasPrefix("local"), let s = AccessState.from(errno: error.code, device: nil, path: nil, duringCapture: false) {
-                msg += "\n\(s.message)\n\(s.remedy)"
-            }
-            throw CLIError.failure(msg)
-        }
+        do { try IIOCapture.installSignalHandlers() } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
+        let context = try ContextOptions.open(args)
         let discovered = SensorDiscovery.discover(in: context)
         let sensors = try select(discovered, names: args.strings("device"))
         // A hardware step counter, when the board has one, is read before and after the capture
@@ -204,6 +219,7 @@ enum CaptureCommand {
         var options = CaptureOptions(rate: rate, batching: batching, duration: duration, sampleLimit: sampleLimit,
                                      repairTimestamps: !args.flag("no-repair"), stall: stall)
         options.hardwareFIFO = !args.flag("no-hwfifo")
+        options.range = range
         switch args.string("wait") {
         case nil, "timed": options.timedWait = true
         case "buffer": options.timedWait = false
@@ -244,6 +260,10 @@ enum CaptureCommand {
         } catch {
             throw CLIError.failure("capture of \(sensors.map(\.name).joined(separator: " + ")) could not start: \(error.description)")
         }
+        if stats.clippedSamples > 0 {
+            let pct = 100 * Double(stats.clippedSamples) / Double(max(1, stats.samples))
+            io.err("warning: \(stats.clippedSamples) samples (\(formatFixed(pct, 1)) %) have an axis at full scale (clipped): the motion exceeded the sensor's range; pick a larger one with --range.")
+        }
         if let problem = sink.stepProblem { io.err("warning: step counting stopped: \(problem)") }
         var hardware: CaptureStatsJSON.Pedometer?
         if let p = pedometer, let start = p.stepCounter?.steps, let ours = sink.steps {
@@ -262,8 +282,7 @@ enum CaptureCommand {
         }
         if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware)) }
         switch stats.stopReason {
-        case .lost(let d):
-            let s = AccessState.lost(device: d)
+        case .lost(let s):
             throw CLIError.failure("\(s.message) \(stats.samples) samples were saved. \(s.remedy)")
         case .failed(let why):
             throw CLIError.failure("capture stopped: \(why). \(stats.samples) samples were saved.")
@@ -279,11 +298,13 @@ enum CaptureCommand {
             if let r = p.requestedRate { cfg += " (requested \(r.compactText))" }
             cfg += ", batch \(p.batchSamples), \(p.waitStrategy.rawValue), watermark \(d.watermark.map(String.init) ?? "?"), kernel buffer \(p.kernelBufferScans)"
             if let t = d.hwfifoTimeout { cfg += ", hwfifo_timeout \(formatFixed(t, 3)) s" }
+            for r in d.ranges { cfg += ", \(r.quantity) full scale \(r.fullScale.compactText) (scale \((r.scaleReadBack ?? r.scale).compactText))" }
             lines.append((d.name, cfg))
         }
         lines += [
             ("samples", "\(st.samples)"),
             ("lost samples", "\(st.lostSamples)"),
+            ("clipped samples", "\(st.clippedSamples)"),
             ("batches", "\(st.batches)"),
             ("userspace returns", "\(st.userspaceReturns)"),
             ("voluntary ctx switches", "\(st.counters.voluntarySwitches)"),
@@ -329,6 +350,7 @@ enum CaptureStatsJSON {
             ("stop_reason", .string(st.stopReason.name)),
             ("samples", .number(st.samples)),
             ("lost_samples", .number(st.lostSamples)),
+            ("clipped_samples", .number(st.clippedSamples)),
             ("batches", .number(st.batches)),
             ("userspace_returns", .number(st.userspaceReturns)),
             ("refills", .number(st.refills)),
@@ -341,6 +363,7 @@ enum CaptureStatsJSON {
             ("cpu_system_s", .number(Double(st.counters.systemCPUNanoseconds) / 1e9)),
             ("cpu_s", .number(Double(st.cpuNanoseconds) / 1e9)),
             ("elapsed_s", .number(Double(st.elapsedNanoseconds) / 1e9)),
+            ("stop_monotonic_s", .number(st.stopDecidedAt.map { Double($0) / 1e9 })),
             ("steps", stepsValue),
             ("hardware_pedometer", pedometerValue),
             ("devices", .array(st.devices.map { d in .object([
@@ -362,6 +385,11 @@ enum CaptureStatsJSON {
                 ("gaps", .number(d.gaps)),
                 ("repaired_samples", .number(d.repairedSamples)),
                 ("scale_changes", .number(d.scaleChanges)),
+                ("clipped_samples", .number(d.clippedSamples)),
+                ("ranges", .array(d.ranges.map { r in .object([
+                    ("quantity", .string(r.quantity)), ("requested_full_scale", .number(r.requested)),
+                    ("scale", .number(r.scaleReadBack ?? r.scale)), ("full_scale", .number(r.fullScale)),
+                ]) })),
             ]) })),
         ])
     }

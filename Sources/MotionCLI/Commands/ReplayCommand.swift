@@ -42,6 +42,9 @@ enum ReplayCommand {
         var statistics: StreamStatistics { session.pipeline.result(of: analyzers.stream) }
         var steps: StepSummary { session.pipeline.result(of: analyzers.steps) }
         var stepVisibility: EventVisibility { session.pipeline.visibility(of: analyzers.steps) }
+        /// When each activity change was announced; nil until the activity classifier is one of the
+        /// standard analyzers (then: `session.pipeline.visibility(of: analyzers.activity)`).
+        var activityVisibility: EventVisibility? { nil }
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
@@ -97,12 +100,15 @@ enum ReplayCommand {
             ("steps", .number(r.steps.count)),
             ("step_times_s", .array(r.steps.timestamps.map { .number(Double($0) / 1e9) })),
             ("cadence_spm", .number(r.steps.cadence)),
-            ("step_visibility_s", .object([
-                ("max", .number(r.stepVisibility.worstSeconds)),
-                ("mean", .number(r.stepVisibility.meanSeconds)),
-            ])),
+            ("step_visibility_s", visibilityJSON(r.stepVisibility)),
+            ("activity_visibility_s", visibilityJSON(r.activityVisibility)),
             ("warnings", .array(r.replay.warnings.map { .string($0.description) })),
         ])
+    }
+
+    /// `{max, mean}` of `v` in seconds; nulls without events or without the analysis (nil).
+    static func visibilityJSON(_ v: EventVisibility?) -> JSONValue {
+        .object([("max", .number(v?.worstSeconds)), ("mean", .number(v?.meanSeconds))])
     }
 
     static func text(_ r: Outcome) -> String {

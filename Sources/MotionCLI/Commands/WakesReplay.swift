@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import WakeCost
 
 /// The RECORDING part of `motionbatch wakes`: MotionAnalysis's ``ReplaySweep`` streams the
 /// recording through the standard pipeline at every rate × latency (decimated below its own rate);
@@ -18,6 +19,9 @@ enum WakesReplay {
         var analysis: [String]
         /// Per step, in announcement order: delivery time − step time (s).
         var stepDelaysS: [Double]
+        /// Per activity change: announcement delivery time − the change's start (s); nil until the
+        /// activity classifier is one of the standard analyzers (`activity_visibility_s` is then null).
+        var activityDelaysS: [Double]? = nil
     }
 
     /// The finished sweep and where its results are.
@@ -69,39 +73,7 @@ enum WakesReplay {
         }
     }
 
-    /// The `p`-quantile (0...1) of `xs` by nearest rank; 0 when empty.
-    static func quantile(_ xs: [Double], _ p: Double) -> Double {
-        guard !xs.isEmpty else { return 0 }
-        let s = xs.sorted()
-        return s[min(s.count - 1, max(0, Int((p * Double(s.count)).rounded(.up)) - 1))]
-    }
-
     static func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
-
-    /// The replay as rows (first row the header), for the terminal and the HTML page.
-    static func rows(_ o: Outcome) -> [[String]] {
-        var rows = [["rate [Hz]", "latency [s]", "deliveries", "samples", "worst sample delay [s]", "mean sample delay [s]", "steps",
-                     "mean step delay [s]", "p95 step delay [s]", "worst step delay [s]"]]
-        for r in o.rows {
-            rows.append([WakesCommand.fmt((r.rateHz * 10).rounded() / 10), WakesCommand.fmt(r.latencyS), String(r.deliveries), String(r.samples), format3(r.worstDelayS),
-                         format3(r.meanDelayS), String(r.stepDelaysS.count), format3(mean(r.stepDelaysS)),
-                         format3(quantile(r.stepDelaysS, 0.95)), format3(r.stepDelaysS.max() ?? 0)])
-        }
-        return rows
-    }
-
-    /// Aligned table of the replay.
-    static func table(_ o: Outcome) -> String {
-        let rows = rows(o)
-        var widths = [Int](repeating: 0, count: rows[0].count)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        var out = "Replay of the recording (rates below its own by keeping the first sample of each 1/rate slot; the highest row is its own mean rate). Step delay = delivery time - step time, including the counter's confirmation hold:\n"
-        for r in rows {
-            out += r.enumerated().map { i, c in String(repeating: " ", count: widths[i] - c.count) + c }.joined(separator: "  ") + "\n"
-        }
-        out += summary(o) + "\n"
-        return out
-    }
 
     /// One sentence per rate: identical across latencies or not.
     static func summary(_ o: Outcome) -> String {
@@ -118,7 +90,7 @@ enum WakesReplay {
     static func json(_ o: Outcome) -> String {
         let items = o.rows.map { r in
             let delays = r.stepDelaysS.map { format3($0) }.joined(separator: ", ")
-            return "{\"rate_hz\": \(r.rateHz), \"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.stepDelaysS.count), \"mean_step_delay_s\": \(mean(r.stepDelaysS)), \"worst_step_delay_s\": \(r.stepDelaysS.max() ?? 0), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
+            return "{\"rate_hz\": \(r.rateHz), \"latency_s\": \(r.latencyS), \"deliveries\": \(r.deliveries), \"samples\": \(r.samples), \"worst_delay_s\": \(r.worstDelayS), \"mean_delay_s\": \(r.meanDelayS), \"steps\": \(r.stepDelaysS.count), \"mean_step_delay_s\": \(mean(r.stepDelaysS)), \"worst_step_delay_s\": \(r.stepDelaysS.max() ?? 0), \"step_visibility_s\": \(VisibilityDelays.json(VisibilityDelays(delaysS: r.stepDelaysS)).serialized()), \"activity_visibility_s\": \(VisibilityDelays.json(r.activityDelaysS.map(VisibilityDelays.init)).serialized()), \"analysis\": [\(r.analysis.map { "\"\($0)\"" }.joined(separator: ", "))], \"step_delays_s\": [\(delays)]}"
         }
         return "{\"identical\": \(o.identical), \"results\": [\(items.joined(separator: ", "))]}"
     }
