@@ -1,6 +1,7 @@
 import MotionAnalysis
 import MotionCore
 import MotionEvaluation
+import MotionSystem
 
 #if canImport(Glibc)
 import Glibc
