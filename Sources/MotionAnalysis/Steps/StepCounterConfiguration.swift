@@ -1,21 +1,24 @@
 /// The parameters of ``StepCounter``.
 ///
-/// Two kinds (docs/step-counter.md, "Parameters"):
-/// - **Tuned** on data: every one of them is searched by the cross-validation of
-///   `motionbatch eval steps` (MotionEvaluation's `StepSearchSpace.standard`), and the defaults
-///   are what that search picks on the whole corpus.
-/// - **Fixed** by a physical or product argument, not by the data: ``minStepInterval`` and
-///   ``maxStepInterval`` (the plausible cadences), ``maxHold`` (the 3 s latency budget),
-///   ``periodicityWindow`` (4–5 steps of ordinary walking). They stay settable for experiments.
+/// Three kinds (docs/step-counter.md, "Parameters"):
+/// - **Tuned by the grid** of the cross-validation of `motionbatch eval steps` (MotionEvaluation's
+///   `StepSearchSpace.standard`): ``minPeriodicity``, ``maxIntervalRatio``, ``minSwing``,
+///   ``weakStepFraction``, ``continuationMinPhase``, ``minWalkingPeriodicity``; the defaults are
+///   what the search picks on the whole corpus.
+/// - **Fixed, flat in their sweep**: ``minAmplitude``, ``weakRunIntervalRatio``,
+///   ``maxAmplitudeRatio``, ``alternatingIntervalRatio`` (kept at their issue-4 values).
+/// - **Fixed by an argument, not the data**: ``slowRunIntervalRatio`` (the grid's time
+///   resolution), ``minStepInterval`` and ``maxStepInterval`` (plausible cadences), ``maxHold``
+///   (the 3 s latency budget), ``periodicityWindow`` (4–5 steps of ordinary walking).
 ///
 /// What the sweeps of issue 17 showed to have no effect is not a parameter any more: the
 /// confirmation length (4, the issue's definition of a walk), the periodicity lag tolerance
-/// (±15 %), the longest bridged input gap (1 s), the in-walk check interval (4 steps), the
-/// switches for alternating runs and missed-step filling (always on), the swing ratio of gentle
-/// and of slow runs (one ``maxAmplitudeRatio``), and the span of a slow run (derived from
-/// ``maxHold``).
+/// (±15 %), the longest bridged input gap (1 s), the in-walk check interval (4 steps), the walk's
+/// end (2.5 periods), the switches for alternating runs and missed-step filling (always on), the
+/// swing ratio of gentle and of slow runs (one ``maxAmplitudeRatio``), the span of a slow run
+/// (derived from ``maxHold``), and the two swing floors (one ``minSwing``).
 public struct StepCounterConfiguration: Sendable, Equatable {
-    // MARK: Fixed by argument
+    // MARK: Fixed by argument (slowRunIntervalRatio below, with the run rules)
 
     /// Slowest plausible step (ns): consecutive candidates further apart break a run (2 s, i.e.
     /// 30 steps/min, well below the slowest adult walking).
