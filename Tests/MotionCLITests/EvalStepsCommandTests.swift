@@ -43,6 +43,18 @@ struct EvalStepsCommandTests {
         let unknown = runCLI(["eval", "steps", dir, "--hold-out", "oxford:Nobody"])
         #expect(unknown.code == 64 && unknown.err.contains("no such unit") && unknown.err.contains("oxford:Alice"), "\(unknown.err)")
         #expect(unknown.out.isEmpty)
+        for extra in [["--in-sample"], ["--sweep", "minSwing=1"], ["--sensitivity"]] {
+            let r = runCLI(["eval", "steps", dir, "--hold-out", "oxford:Alice"] + extra)
+            #expect(r.code == 64 && r.err.contains("--hold-out selects cross-validation folds"), "\(extra): \(r.err)")
+        }
+    }
+
+    @Test func aUnitHeldOutTwiceIsOneFold() throws {
+        let dir = try SyntheticDatasets.write()
+        let r = runCLI(["eval", "steps", dir, "--hold-out", "oxford:Bob", "--hold-out", "oxford:Bob", "--json"])
+        #expect(r.code == 0, "\(r.err)")
+        let folds = try #require((try Self.json(r.out)["cross_validation"] as? [String: Any])?["folds"] as? [[String: Any]])
+        #expect(folds.count == 1)
     }
 
     @Test func aMissedTargetFailsWithCheck() throws {

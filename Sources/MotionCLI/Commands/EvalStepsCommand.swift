@@ -22,11 +22,11 @@ enum EvalStepsCommand {
             one constant offset per file), Bangle.js wrist walks (MAPE, worst file), non-walking \
             recordings (false steps per hour = steps counted beyond the manifest's truth, summed over \
             the set, divided by its duration), the bout test (the Oxford walks cut into bouts of 4-20 \
-            steps between real still pieces: share of bout steps counted) and slow walks (the walks \
-            at 0.8 times the cadence and half the motion, a check). Cross-validation: leave one unit out (an Oxford \
-            subject, or one Bangle.js recording), coordinate search of the tuned parameters on the \
-            rest, the held-out unit counted with the choice; the targets judge the cross-validated \
-            figures. Exit status 0 even when a target is missed (1 with --check); the last line says \
+            steps between real still pieces: share of bout steps matched by a counted step) and slow \
+            walks (the walks at 0.8 times the cadence and half the motion, a check). \
+            Cross-validation: leave one unit out (an Oxford subject, or one Bangle.js recording), \
+            grid search of the tuned parameters on the rest, the held-out unit counted with the \
+            choice; the targets judge the cross-validated figures (about 50 s, release build). Exit status 0 even when a target is missed (1 with --check); the last line says \
             whether all targets are met. Details: docs/step-counter.md.
             """,
             arguments: [ArgumentSpec("DATASETS_DIR", help: "Folder with manifest.csv (default: ../shared/datasets).", optional: true)],
@@ -50,6 +50,11 @@ enum EvalStepsCommand {
                 let sweeps = try args.strings("sweep").map(parseSweep) + (args.flag("sensitivity") ? StepEvaluation.sensitivitySweeps(config) : [])
                 let inSampleOnly = args.flag("in-sample")
                 if inSampleOnly && args.flag("check") { throw CLIError.usage("--check judges the cross-validated figures: it cannot be combined with --in-sample") }
+                var units: [String] = []
+                for u in args.strings("hold-out") where !units.contains(u) { units.append(u) }
+                if !units.isEmpty && (inSampleOnly || !sweeps.isEmpty) {
+                    throw CLIError.usage("--hold-out selects cross-validation folds: it cannot be combined with --in-sample, --sweep or --sensitivity")
+                }
                 let errIO = io
                 func status(_ text: String) { if errIO.stderrIsTerminal { errIO.writeErr("\r\u{1B}[K" + text) } }
                 let started = MonotonicClock.nanoseconds()
@@ -99,7 +104,6 @@ enum EvalStepsCommand {
                 }
 
                 var cv = StepCrossValidation(corpus: corpus, base: config)
-                let units = args.strings("hold-out")
                 for u in units where !cv.units.contains(u) {
                     throw CLIError.usage("--hold-out \(u): no such unit (units: \(cv.units.joined(separator: ", ")))")
                 }
@@ -265,7 +269,7 @@ enum EvalStepsCommand {
         func n(_ x: Double) -> String { StepFormatting.jsonNumber(x) }
         func fold(_ x: StepCrossValidation.Fold) -> String {
             let values = zip(result.space.dimensions, x.values).map { "\(q($0.name)):\(n($1))" }.joined(separator: ",")
-            return "{\"held_out\":\(q(x.heldOut)),\"parameters\":{\(values)},\"training_missed\":\(x.objective.missed),\"training_loss\":\(n(x.objective.loss))}"
+            return "{\"held_out\":\(q(x.heldOut)),\"parameters\":{\(values)},\"training_missed\":\(x.objective.missed),\"training_worst\":\(n(x.objective.worst)),\"training_loss\":\(n(x.objective.loss))}"
         }
         let space = result.space.dimensions.map { "{\"name\":\(q($0.name)),\"values\":[\($0.values.map(n).joined(separator: ","))]}" }.joined(separator: ",")
         var o = "{\"sets\":\(setsJSON(result.inSample)),"
