@@ -56,6 +56,28 @@ struct SensorDiscoveryTests {
         #expect(s.channel("accel_x")?.format?.bits == 12)
         #expect(s.fifo.isPresent == false)
         #expect(s.channel("temp")?.scale == nil)
+        let activity = try #require(s.activity)
+        #expect(activity.channels.map(\.modifier) == ["still", "walking", "running"])
+        #expect(activity.channels.map(\.confidence) == [0, 100, 0])
+        #expect(activity.current == "walking")
+    }
+
+    /// A device with only activity channels is found (kind activity-detector); unreadable values
+    /// are nil, out-of-range ones clamped to the ABI's 0-100; the XML backend alone reads nothing.
+    @Test func activityOnlyDeviceIsDiscovered() throws {
+        let ctx = try IIOContext(xml: XMLFixtures.activityOnly)
+        let s = try #require(SensorDiscovery.discover(in: ctx, values: .table(XMLFixtures.activityOnlyValues)).first)
+        #expect(s.kind == .activityDetector && !s.hasAccel && !s.hasGyro && s.stepCounter == nil)
+        #expect(s.activity?.channels.map(\.modifier) == ["still", "walking", "jogging", "running"])
+        #expect(s.activity?.channels.map(\.confidence) == [0, 20, 100, nil])
+        #expect(s.activity?.current == "jogging")
+        let live = try #require(SensorDiscovery.discover(in: ctx).first)
+        #expect(live.activity?.channels.allSatisfy { $0.confidence == nil } == true && live.activity?.current == nil)
+        // The activity to report: a readable one, preferring a captured device.
+        let bma = try #require(SensorDiscovery.discover(in: try IIOContext(xml: XMLFixtures.bma400), values: .table(XMLFixtures.bma400Values)).first)
+        #expect(SensorDescription.hardwareActivity(in: [s, bma], capturing: [bma])?.id == bma.id)
+        #expect(SensorDescription.hardwareActivity(in: [s, bma], capturing: [])?.id == s.id)
+        #expect(SensorDescription.hardwareActivity(in: [live], capturing: [live]) == nil)
     }
 
     @Test func xmlBackendHasNoValuesSoLiveSourceGivesNil() throws {

@@ -19,8 +19,10 @@ enum CaptureCommand {
             Batching: --latency SECONDS or --batch N. Devices with a hardware FIFO
             (buffer/hwfifo_timeout) batch in hardware and are read by waiting on the buffer's poll
             fd and draining what is available; others fill the kernel buffer and the reader sleeps
-            until each batch is due (--wait timed). Every batch is fed to the step counter as it
-            arrives; a hardware step counter (in_steps_input), when present, is reported beside it.
+            until each batch is due (--wait timed). Every batch is fed to the analysis as it
+            arrives (activity classifier, then the step counter, which counts no steps in a
+            vehicle); a hardware step counter (in_steps_input) and hardware activity recognition
+            (in_activity_*_input), when present, are reported beside ours.
             --range picks the full scale from in_accel_scale_available / in_anglvel_scale_available
             (e.g. --range 4g, --range 500dps); samples at full scale are counted as clipped.
             Stops after --duration or --samples, or on SIGINT/SIGTERM (within milliseconds at any
@@ -90,8 +92,8 @@ enum CaptureCommand {
         /// Why the analysis stopped, if it did (the capture goes on).
         var stepProblem: String?
 
-        init(countSteps: Bool) {
-            analysis = countSteps ? try? StandardAnalyzers.pipeline(declaredRateHz: nil) : nil
+        init(countSteps: Bool, sensors: SensorSet = .accel) {
+            analysis = countSteps ? try? StandardAnalyzers.pipeline(declaredRateHz: nil, sensors: sensors) : nil
         }
 
         mutating func begin(_ devices: [CaptureStatistics.Device]) throws { writer = try make?(devices) }
@@ -121,6 +123,12 @@ enum CaptureCommand {
         /// Steps counted live, or nil when none were counted (no accelerometer, or an analyzer
         /// rejected a batch: see ``stepProblem``).
         var steps: Int? { analysis.map { $0.pipeline.analyzer($0.analyzers.steps).count } }
+
+        /// The activity segments so far (the open one last), or nil as ``steps``.
+        var activity: ActivityTimeline? { analysis.map { $0.pipeline.result(of: $0.analyzers.activity) } }
+
+        /// The current activity, or nil as ``steps``.
+        var currentActivity: ActivityClass? { analysis.flatMap { $0.pipeline.analyzer($0.analyzers.activity).current } }
     }
 
     static func batching(_ args: ParsedArguments) throws(CLIError) -> CapturePlan.Batching {
@@ -182,7 +190,7 @@ enum CaptureCommand {
                     let known = sensors.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
                     throw .failure("\(AccessState.deviceAbsent(device: n).message) Motion devices: \(known.isEmpty ? "none" : known).\n\(AccessState.deviceAbsent(device: n).remedy)")
                 }
-                guard s.kind != .stepCounter else { throw .failure("\(n) is a step counter only; it has no accelerometer or gyroscope channels to capture.") }
+                guard s.hasAccel || s.hasGyro else { throw .failure("\(n) is a \(s.kind.rawValue) only; it has no accelerometer or gyroscope channels to capture.") }
                 out.append(s)
             }
             guard out.count <= 2, out.filter(\.hasAccel).count <= 1, out.filter(\.hasGyro).count <= 1 else {
@@ -190,7 +198,7 @@ enum CaptureCommand {
             }
             return out
         }
-        let capturable = sensors.filter { $0.kind != .stepCounter && $0.isBufferCapable }
+        let capturable = sensors.filter { ($0.hasAccel || $0.hasGyro) && $0.isBufferCapable }
         if let imu = capturable.first(where: { $0.kind == .imu }) { return [imu] }
         var out: [SensorDescription] = []
         if let a = capturable.first(where: { $0.kind == .accelerometer }) { out.append(a) }
@@ -226,7 +234,10 @@ enum CaptureCommand {
         case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--wait': expected 'timed' or 'buffer'.")
         }
 
-        var sink = RecordingSink(countSteps: sensors.contains(where: \.hasAccel))
+        var sinkSensors: SensorSet = .accel
+        if sensors.contains(where: \.hasGyro) { sinkSensors.insert(.gyro) }
+        var sink = RecordingSink(countSteps: sensors.contains(where: \.hasAccel), sensors: sinkSensors)
+        let chipActivity = SensorDescription.hardwareActivity(in: discovered, capturing: sensors)
         if let path = args.string("output") {
             if !args.flag("overwrite"), access(path, F_OK) == 0 {
                 throw CLIError.failure("\(path) already exists; pass --overwrite to replace it.")
@@ -274,13 +285,24 @@ enum CaptureCommand {
                 io.err("warning: the hardware step counter of \(p.name) could not be compared (read \(start) before, \(end.map(String.init) ?? "nothing") after)")
             }
         }
-        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps, pedometer: hardware)
+        var hardwareActivity: CaptureStatsJSON.ChipActivity?
+        if let d = chipActivity {
+            let end = SensorDiscovery.discover(in: context).first { $0.id == d.id }?.activity
+            hardwareActivity = CaptureStatsJSON.ChipActivity(device: d.name, start: d.activity, end: end,
+                                                             comparison: HardwareActivityComparison(ours: sink.currentActivity, hardwareModifier: end?.current))
+        }
+        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps, pedometer: hardware,
+                                         activity: sink.activity, hardwareActivity: hardwareActivity)
         if let path = args.string("stats-json") {
             do { try CLIFiles.write(json.serialized(pretty: true) + "\n", to: path) } catch {
                 io.err("Error: \(error.message)")
             }
         }
-        if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware)) }
+        if args.flag("json") {
+            io.out(json.serialized(pretty: true))
+        } else {
+            io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware, activity: sink.activity, hardwareActivity: hardwareActivity))
+        }
         switch stats.stopReason {
         case .lost(let s):
             throw CLIError.failure("\(s.message) \(stats.samples) samples were saved. \(s.remedy)")
@@ -290,7 +312,8 @@ enum CaptureCommand {
         }
     }
 
-    static func text(_ st: CaptureStatistics, output: String?, steps: Int?, pedometer: CaptureStatsJSON.Pedometer? = nil) -> String {
+    static func text(_ st: CaptureStatistics, output: String?, steps: Int?, pedometer: CaptureStatsJSON.Pedometer? = nil,
+                     activity: ActivityTimeline? = nil, hardwareActivity: CaptureStatsJSON.ChipActivity? = nil) -> String {
         var lines: [(String, String)] = []
         for d in st.devices {
             let p = d.plan
@@ -314,6 +337,10 @@ enum CaptureCommand {
             ("steps", steps.map(String.init) ?? "not counted"),
         ]
         if let p = pedometer { lines.append(("hardware pedometer", "\(p.device): \(p.comparison.summary)")) }
+        if let a = activity {
+            lines.append(("activity", "\(a.segments.last?.label.rawValue ?? "-") now; " + ActivityFormatting.timeLine(a)))
+        }
+        if let h = hardwareActivity { lines.append(("hardware activity", "\(h.device): \(h.comparison.summary)")) }
         if let o = output { lines.append(("recording", o)) }
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"
@@ -341,9 +368,40 @@ enum CaptureStatsJSON {
         }
     }
 
-    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil) -> JSONValue {
+    /// A chip's own activity recognition, read before and after the capture.
+    struct ChipActivity {
+        var device: String
+        var start: SensorDescription.Activity?
+        var end: SensorDescription.Activity?
+        var comparison: HardwareActivityComparison
+
+        static func channels(_ a: SensorDescription.Activity?) -> JSONValue {
+            a.map { .object($0.channels.map { ($0.modifier, $0.confidence.map { .int(Int64($0)) } ?? .null) }) } ?? .null
+        }
+
+        var json: JSONValue {
+            .object([
+                ("device", .string(device)),
+                ("start_percent", Self.channels(start)),
+                ("end_percent", Self.channels(end)),
+                ("current", comparison.hardwareModifier.map { .string($0) } ?? .null),
+                ("current_class", comparison.hardware.map { .string($0.rawValue) } ?? .null),
+                ("ours", comparison.ours.map { .string($0.rawValue) } ?? .null),
+                ("agree", comparison.agree.map { .bool($0) } ?? .null),
+            ])
+        }
+    }
+
+    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil,
+                     activity: ActivityTimeline? = nil, hardwareActivity: ChipActivity? = nil) -> JSONValue {
         let stepsValue: JSONValue = steps.map { JSONValue.int(Int64($0)) } ?? .null
         let pedometerValue: JSONValue = pedometer?.json ?? .null
+        let activityValue: JSONValue = activity.map { a in .object([
+            ("current", a.segments.last.map { .string($0.label.rawValue) } ?? .null),
+            ("segments", ActivityFormatting.segmentsJSON(a)),
+            ("time_s", ActivityFormatting.timeJSON(a)),
+        ]) } ?? .null
+        let hardwareActivityValue: JSONValue = hardwareActivity?.json ?? .null
         return .object([
             ("uri", .string(uri)),
             ("output", output.map { .string($0) } ?? .null),
@@ -366,6 +424,8 @@ enum CaptureStatsJSON {
             ("stop_monotonic_s", .number(st.stopDecidedAt.map { Double($0) / 1e9 })),
             ("steps", stepsValue),
             ("hardware_pedometer", pedometerValue),
+            ("activity", activityValue),
+            ("hardware_activity", hardwareActivityValue),
             ("devices", .array(st.devices.map { d in .object([
                 ("id", .string(d.id)),
                 ("name", .string(d.name)),

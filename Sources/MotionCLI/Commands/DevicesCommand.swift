@@ -3,18 +3,19 @@ import MotionIIO
 import MotionSystem
 
 /// `motionbatch devices`: what the board can do — accelerometers, gyroscopes, step counters,
-/// their channels, rates, hardware-FIFO abilities and whether they can be captured now.
+/// activity detectors, their channels, rates, hardware-FIFO abilities and whether they can be captured now.
 enum DevicesCommand {
     static var spec: CommandSpec {
         CommandSpec(
             name: "devices",
-            abstract: "List IIO accelerometers, gyroscopes and step counters with rates, FIFO abilities and access state.",
+            abstract: "List IIO accelerometers, gyroscopes, step counters and activity detectors with rates, FIFO abilities and access state.",
             discussion: """
             Reads the IIO context at URI (default local:, this machine; ip:HOST[:PORT] for a board
             running iiod; xml:FILE for a saved description, which has no attribute values) and
             shows, for every motion device: channels and scan formats, scale, sampling frequency
             and the available ones, timestamp channel and clock, buffer support, hardware FIFO
-            (buffer/hwfifo_*), hardware step counter (in_steps_*), and the access state checked
+            (buffer/hwfifo_*), hardware step counter (in_steps_*), hardware activity recognition
+            (in_activity_*_input: confidence in percent per activity), and the access state checked
             now (available, permission-denied with the udev rule that fixes it, busy, ...).
             --scan lists the contexts libiio can reach instead (local and USB backends; network
             discovery needs libiio's DNS-SD support and avahi-daemon, so give ip:HOST with -u).
@@ -121,6 +122,13 @@ enum DevicesCommand {
                         ("enabled", c.enabled.map { .bool($0) } ?? .null),
                         ("attributes", .array(c.attributes.map { .string($0) })),
                     ]) } ?? .null),
+                    ("activity", s.activity.map { a in .object([
+                        ("current", a.current.map { .string($0) } ?? .null),
+                        ("channels", .array(a.channels.map { c in .object([
+                            ("modifier", .string(c.modifier)),
+                            ("confidence_percent", c.confidence.map { .int(Int64($0)) } ?? .null),
+                        ]) })),
+                    ]) } ?? .null),
                     ("channels", .array(s.channels.map { c in .object([
                         ("id", .string(c.id)),
                         ("index", c.index.map { .number($0) } ?? .null),
@@ -134,7 +142,7 @@ enum DevicesCommand {
     }
 
     static func text(uri: String, _ entries: [Entry]) -> String {
-        guard !entries.isEmpty else { return "No accelerometer, gyroscope or step counter found in \(uri).\n" }
+        guard !entries.isEmpty else { return "No accelerometer, gyroscope, step counter or activity detector found in \(uri).\n" }
         var out = ""
         for e in entries {
             let s = e.sensor
@@ -157,6 +165,10 @@ enum DevicesCommand {
             out += "  hw FIFO:     \(fifo.isEmpty ? "none" : fifo.joined(separator: ", "))\n"
             if let c = s.stepCounter {
                 out += "  steps:       \(c.steps.map(String.init) ?? "?")\(c.enabled.map { $0 ? " (enabled)" : " (disabled)" } ?? "")\n"
+            }
+            if let a = s.activity {
+                out += "  activity:    " + a.channels.map { "\($0.modifier) \($0.confidence.map { "\($0) %" } ?? "?")" }.joined(separator: ", ")
+                    + (a.current.map { " (current: \($0))" } ?? "") + "\n"
             }
             out += "  channels:\n"
             for c in s.channels {

@@ -6,7 +6,7 @@ enum EvalCommand {
         CommandSpec(
             name: "eval",
             abstract: "Measure analysis accuracy on the real datasets.",
-            subcommands: [stepsSpec]
+            subcommands: [stepsSpec, EvalActivityCommand.spec]
         )
     }
 

@@ -192,7 +192,7 @@ enum EvalStepsCommand {
         var head = pad("file", 44) + pad("truth", 7, right: true) + pad("counted", 9, right: true) + pad("error%", 9, right: true)
         if matched { head += pad("prec", 7, right: true) + pad("recall", 8, right: true) }
         if r.set == .bouts { head += pad("bouts", 7, right: true) + pad("in-bout", 9, right: true) + pad("pause", 7, right: true) }
-        head += pad("latency_s", 11, right: true)
+        head += pad("latency_s", 11, right: true) + pad("hold_s", 8, right: true)
         if r.set == .nonWalking { head += pad("duration_s", 12, right: true) + pad("false", 7, right: true) }
         if hasCV { head += pad("cv:counted", 12, right: true) + pad("error%", 9, right: true) + (r.set == .bouts ? pad("in-bout", 9, right: true) : "") }
         io.out(head)
@@ -201,7 +201,7 @@ enum EvalStepsCommand {
             var line = pad(x.fileName, 44) + pad("\(x.truth)", 7, right: true) + pad("\(x.counted)", 9, right: true) + pad(err(x), 9, right: true)
             if matched { line += x.matching.map { pad(f($0.precision, 3), 7, right: true) + pad(f($0.recall, 3), 8, right: true) } ?? pad("-", 15, right: true) }
             if r.set == .bouts { line += pad("\(x.bouts.count)", 7, right: true) + pad("\(x.boutStepsCounted)", 9, right: true) + pad("\(x.pauseSteps)", 7, right: true) }
-            line += pad(f(x.maxLatencySeconds, 2), 11, right: true)
+            line += pad(f(x.maxLatencySeconds, 2), 11, right: true) + pad(f(x.maxActivityHoldSeconds, 2), 8, right: true)
             if r.set == .nonWalking { line += pad(f(x.durationSeconds, 0), 12, right: true) + pad("\(x.excess)", 7, right: true) }
             if hasCV {
                 if let y = cvFiles[x.path] {
@@ -212,6 +212,7 @@ enum EvalStepsCommand {
             }
             io.out(line)
         }
+        io.out("  (latency_s: the counter's own, judged; hold_s: the extra hold for the activity classifier's vehicle decision, reported: longest \(f(r.maxActivityHoldSeconds, 2)) s)")
         let inSample = StepEvaluation.verdicts([r])
         let crossValidated = cv.map { StepEvaluation.verdicts([$0]) }
         for (i, v) in inSample.enumerated() {
@@ -259,6 +260,7 @@ enum EvalStepsCommand {
         }
         io.out("  tuned on every unit: " + choice(result.fullSearch))
         for fold in result.folds { io.out("  held out \(pad(fold.heldOut, 40)) " + choice(fold)) }
+        io.out("  non-walking false steps with the counter alone (no vehicle gating; what the search judges): in-sample \(f(result.counterAloneFalseStepsPerHour.inSample)) /h, cross-validated \(f(result.counterAloneFalseStepsPerHour.crossValidated)) /h")
         io.out("  wall time: \(f(loadSeconds, 1)) s reading and deriving the corpus, \(f(cvSeconds, 1)) s cross-validation and in-sample evaluation")
         io.out("")
     }
@@ -275,6 +277,7 @@ enum EvalStepsCommand {
         var o = "{\"sets\":\(setsJSON(result.inSample)),"
         o += "\"cross_validation\":{\"sets\":\(setsJSON(result.crossValidated)),\"search\":[\(space)],"
         o += "\"full_search\":\(fold(result.fullSearch)),\"folds\":[\(result.folds.map(fold).joined(separator: ","))],"
+        o += "\"counter_alone_false_steps_per_hour\":{\"in_sample\":\(n(result.counterAloneFalseStepsPerHour.inSample)),\"cross_validated\":\(n(result.counterAloneFalseStepsPerHour.crossValidated))},"
         o += "\"configurations_counted\":\(result.configurationsCounted),\"load_seconds\":\(n(loadSeconds)),\"wall_seconds\":\(n(cvSeconds))},"
         let verdicts = StepEvaluation.verdicts(result.crossValidated)
         o += "\"targets\":\(verdictsJSON(verdicts)),\"in_sample_targets\":\(verdictsJSON(StepEvaluation.verdicts(result.inSample))),"
@@ -294,7 +297,7 @@ enum EvalStepsCommand {
         for r in results {
             let files = r.files.map { x -> String in
                 var o = "{\"path\":\(q(x.path)),\"activity\":\(q(x.activity)),\"unit\":\(q(x.unit)),\"truth\":\(x.truth),\"counted\":\(x.counted),"
-                o += "\"error_percent\":\(x.errorPercent.map(n) ?? "null"),\"duration_s\":\(n(x.durationSeconds)),\"max_latency_s\":\(n(x.maxLatencySeconds))"
+                o += "\"error_percent\":\(x.errorPercent.map(n) ?? "null"),\"duration_s\":\(n(x.durationSeconds)),\"max_latency_s\":\(n(x.maxLatencySeconds)),\"max_activity_hold_s\":\(n(x.maxActivityHoldSeconds))"
                 if let m = x.matching { o += ",\"matched\":\(m.matched),\"precision\":\(n(m.precision)),\"recall\":\(n(m.recall)),\"offset_s\":\(n(Double(m.offset) / 1e9))" }
                 if !x.bouts.isEmpty {
                     o += ",\"bouts\":\(x.bouts.count),\"bout_truth\":\(x.bouts.map(\.truth).reduce(0, +)),\"bout_steps_counted\":\(x.boutStepsCounted),"
@@ -305,7 +308,7 @@ enum EvalStepsCommand {
             var o = "{\"set\":\(q(r.set.rawValue)),\"files\":[\(files.joined(separator: ","))],\"hours\":\(n(r.hours)),"
             o += "\"mape_percent\":\(n(r.mape)),\"max_abs_error_percent\":\(n(r.maxAbsErrorPercent)),"
             o += "\"precision\":\(r.precision.map(n) ?? "null"),\"recall\":\(r.recall.map(n) ?? "null"),"
-            o += "\"false_steps\":\(r.falseSteps),\"false_steps_per_hour\":\(n(r.falseStepsPerHour)),\"max_latency_s\":\(n(r.maxLatencySeconds))"
+            o += "\"false_steps\":\(r.falseSteps),\"false_steps_per_hour\":\(n(r.falseStepsPerHour)),\"max_latency_s\":\(n(r.maxLatencySeconds)),\"max_activity_hold_s\":\(n(r.maxActivityHoldSeconds))"
             if r.set == .bouts {
                 o += ",\"bouts\":\(r.boutCount),\"bout_truth\":\(r.boutTruth),\"bout_recall\":\(r.boutRecall.map(n) ?? "null"),\"bout_count_recall\":\(r.boutCountRecall.map(n) ?? "null"),"
                 o += "\"bout_excess\":\(r.boutExcess),\"pause_steps_per_hour\":\(n(r.pauseStepsPerHour))"

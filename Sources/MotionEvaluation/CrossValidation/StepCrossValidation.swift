@@ -42,6 +42,10 @@ public struct StepCrossValidation {
         public var crossValidated: [StepEvaluation.SetResult]
         /// Distinct configurations counted on the whole corpus.
         public var configurationsCounted: Int
+        /// False steps per hour on the non-walking recordings with the counter alone, without the
+        /// activity classifier's vehicle gating (what the search judges): in-sample and
+        /// cross-validated (each recording with its fold's choice), over the held-out ones.
+        public var counterAloneFalseStepsPerHour: (inSample: Double, crossValidated: Double)
     }
 
     /// The recordings.
@@ -96,8 +100,20 @@ public struct StepCrossValidation {
         }
         progress("in-sample")
         let inSample = try StepEvaluation(corpus: corpus, configuration: base).run()
+        // The counter alone on the held-out non-walking recordings, in-sample and per fold.
+        var seconds = 0.0, inSampleFalse = 0, foldFalse = 0
+        for (i, r) in corpus.recordings.enumerated() where r.set == .nonWalking && heldOut.contains(r.unit) {
+            let fold = folds.first { $0.heldOut == r.unit }!
+            let own = try outcomes(fold.values)![i].counted
+            let base = try StepEvaluation.count(r, configuration: base, directory: corpus.directory).count
+            seconds += r.durationSeconds
+            foldFalse += max(0, own - r.truth)
+            inSampleFalse += max(0, base - r.truth)
+        }
+        let perHour = { (n: Int) in seconds > 0 ? Double(n) / (seconds / 3600) : 0 }
         return Result(space: space, inSample: inSample, fullSearch: full, folds: folds,
-                      crossValidated: StepEvaluation.sets(files), configurationsCounted: cache.count)
+                      crossValidated: StepEvaluation.sets(files), configurationsCounted: cache.count,
+                      counterAloneFalseStepsPerHour: (perHour(inSampleFalse), perHour(foldFalse)))
     }
 
     /// The grid search on every unit except `excluded`: every point of the space, the best by

@@ -6,11 +6,12 @@ import MotionCore
 /// and how late each step was emitted; per set the aggregate figures, judged against ``Target``
 /// by ``verdicts(_:)``.
 ///
-/// Every recording goes through the standard pipeline (``MotionAnalysis/StandardAnalyzers``). For
-/// the reported figures (``evaluate(_:configuration:)``) it is delivered one sample at a time
-/// through a ``MotionAnalysis/ReplaySession``, so the latency of every step (the time of the sample
-/// whose processing emitted it minus the step's time) is measured exactly; for searches
-/// (``count(_:configuration:)``) it is delivered whole (results do not depend on the delivery).
+/// For the reported figures (``evaluate(_:configuration:directory:)``) every recording goes through
+/// the standard pipeline (``MotionAnalysis/StandardAnalyzers``: the activity classifier's vehicle
+/// gating included), delivered one sample at a time through a ``MotionAnalysis/ReplaySession``,
+/// so the latency of every step (the time of the sample whose processing emitted it minus the
+/// step's time) is measured exactly; searches (``count(_:configuration:directory:)``) count with
+/// the step counter alone, the recording delivered whole (results do not depend on the delivery).
 public struct StepEvaluation: Sendable {
     /// The evaluation sets.
     public enum Set: String, Sendable, CaseIterable {
@@ -67,9 +68,13 @@ public struct StepEvaluation: Sendable {
         public var truth: Int
         /// Recording duration, seconds.
         public var durationSeconds: Double
-        /// Longest delay between a step's timestamp and the sample whose processing emitted it,
-        /// seconds (0 when counted without per-sample delivery, or without steps).
+        /// Longest delay between a step's timestamp and the sample whose processing emitted it
+        /// from the counter, seconds: the counter's own latency, without the activity hold (0 when
+        /// counted without per-sample delivery, or without steps).
         public var maxLatencySeconds: Double
+        /// Longest time a step was held for the activity classifier's vehicle decision, seconds
+        /// (it adds to the step's visibility delay: docs/activity-classifier.md).
+        public var maxActivityHoldSeconds: Double = 0
         /// Per-step matching (where the truth has step times).
         public var matching: StepMatching?
         /// Per bout of a bout recording, in time order (empty otherwise).
@@ -136,6 +141,8 @@ public struct StepEvaluation: Sendable {
         public var falseStepsPerHour: Double { hours > 0 ? Double(falseSteps) / hours : 0 }
         /// Longest emission latency, seconds.
         public var maxLatencySeconds: Double { files.map(\.maxLatencySeconds).max() ?? 0 }
+        /// Longest activity hold of a step, seconds.
+        public var maxActivityHoldSeconds: Double { files.map(\.maxActivityHoldSeconds).max() ?? 0 }
         /// Bouts (bout test).
         public var boutCount: Int { files.map(\.bouts.count).reduce(0, +) }
         /// True bout steps (bout test).
@@ -238,14 +245,25 @@ public struct StepEvaluation: Sendable {
             throw failure(error, recording: r, configuration: configuration, directory: directory)
         }
         let p = session.pipeline
-        return judge(r, steps: p.result(of: handles.steps).timestamps, latency: p.visibility(of: handles.steps).worstSeconds ?? 0)
+        // Visible = emitted by the counter + held for the activity decision, step by step.
+        let visible = p.visibility(of: handles.steps).delays
+        let holds = p.analyzer(handles.steps).activityHold.delays
+        let own = zip(visible, holds + repeatElement(0, count: Swift.max(0, visible.count - holds.count))).map { $0 - $1 }
+        var result = judge(r, steps: p.result(of: handles.steps).timestamps, latency: Double(own.max() ?? 0) / 1e9)
+        result.maxActivityHoldSeconds = Double(holds.max() ?? 0) / 1e9
+        return result
     }
 
-    /// The steps the standard pipeline counts in one recording delivered whole: what a search
-    /// over configurations evaluates (no latency; the counts do not depend on the delivery).
+    /// The steps the counter alone counts in one recording delivered whole: what a search over
+    /// configurations evaluates (no latency; the counts do not depend on the delivery). Without
+    /// the activity classifier's vehicle gating: what is tuned is the counter's own rejection of
+    /// vehicles and other motion (issue 17: "independently of the classifier"); the gating, which
+    /// does not depend on the counter's parameters, applies to the reported figures
+    /// (``evaluate(_:configuration:directory:)``).
     /// - Throws: as ``evaluate(_:configuration:directory:)``.
     public static func count(_ r: StepRecording, configuration: StepCounterConfiguration, directory: String = ".") throws -> [Int64] {
-        var (pipeline, handles) = try StandardAnalyzers.pipeline(declaredRateHz: r.declaredRateHz, steps: configuration)
+        var pipeline = AnalysisPipeline()
+        let steps = pipeline.add(try StepCountAnalyzer(configuration: configuration))
         guard let last = r.samples.last else { return [] }
         do {
             try pipeline.consume(SampleBatch(samples: r.samples, deliveredAt: last.timestamp))
@@ -253,7 +271,7 @@ public struct StepEvaluation: Sendable {
         } catch {
             throw failure(error, recording: r, configuration: configuration, directory: directory)
         }
-        return pipeline.result(of: handles.steps).timestamps
+        return pipeline.result(of: steps).timestamps
     }
 
     /// A failure of the pipeline on an in-memory recording, as an error naming the file: for a

@@ -9,8 +9,10 @@ public struct SensorDescription: Hashable, Sendable {
         case gyroscope
         /// Both in one device (one scan carries both).
         case imu
-        /// Only a step counter (`steps`).
+        /// Only a step counter (`steps`), possibly with activity channels.
         case stepCounter = "step-counter"
+        /// Only activity channels (`activity_still`, `activity_walking`, ...).
+        case activityDetector = "activity-detector"
     }
 
     /// One channel.
@@ -55,6 +57,37 @@ public struct SensorDescription: Hashable, Sendable {
         public var enabled: Bool?
     }
 
+    /// Hardware activity recognition (`in_activity_<modifier>_input`, e.g. bma400, mma9553):
+    /// per activity the chip's confidence in percent (Linux ABI: 0-100; most chips give 0 or 100).
+    public struct Activity: Hashable, Sendable {
+        /// One activity channel.
+        public struct Channel: Hashable, Sendable {
+            /// The modifier: `still`, `walking`, `jogging`, `running` (others are kept as named).
+            public var modifier: String
+            /// `in_activity_<modifier>_input` when readable (percent).
+            public var confidence: Int?
+
+            /// Creates a channel reading.
+            public init(modifier: String, confidence: Int?) {
+                self.modifier = modifier
+                self.confidence = confidence
+            }
+        }
+
+        /// The channels, in libiio's order.
+        public var channels: [Channel]
+
+        /// Creates the readings of a device's activity channels.
+        public init(channels: [Channel]) { self.channels = channels }
+
+        /// The modifier with the highest readable confidence above 0 (the first on a tie), or nil.
+        public var current: String? {
+            var best: Channel?
+            for c in channels { if let v = c.confidence, v > 0, v > (best?.confidence ?? 0) { best = c } }
+            return best?.modifier
+        }
+    }
+
     /// Kernel id, `iio:deviceN`.
     public var id: String
     /// Driver name (`accel_3d`, `lsm6dsm_accel`).
@@ -82,6 +115,8 @@ public struct SensorDescription: Hashable, Sendable {
     public var fifo: FIFO
     /// Hardware step counter, when any.
     public var stepCounter: StepCounter?
+    /// Hardware activity channels, when any.
+    public var activity: Activity?
 
     /// The channel with this id.
     public func channel(_ id: String) -> Channel? { channels.first { $0.id == id } }

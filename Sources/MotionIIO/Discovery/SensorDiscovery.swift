@@ -45,7 +45,7 @@ public enum SensorDiscovery {
         }
     }
 
-    /// Describes every device with accelerometer, gyroscope or step-counter channels.
+    /// Describes every device with accelerometer, gyroscope, step-counter or activity channels.
     /// - Complexity: O(devices x channels) attribute reads.
     public static func discover(in context: IIOContext, values: AttributeSource = .live) -> [SensorDescription] {
         context.devices.compactMap { describe($0, values: values) }
@@ -58,14 +58,14 @@ public enum SensorDiscovery {
         let hasAccel = ["accel_x", "accel_y", "accel_z"].allSatisfy(ids.contains)
         let hasGyro = ["anglvel_x", "anglvel_y", "anglvel_z"].allSatisfy(ids.contains)
         let steps = channels.first { $0.id == "steps" || $0.id.hasPrefix("steps") }
+        let activityChannels = channels.filter { $0.id.hasPrefix("activity_") && $0.id.count > "activity_".count }
         let kind: SensorDescription.Kind
         switch (hasAccel, hasGyro) {
         case (true, true): kind = .imu
         case (true, false): kind = .accelerometer
         case (false, true): kind = .gyroscope
         case (false, false):
-            guard steps != nil else { return nil }
-            kind = .stepCounter
+            if steps != nil { kind = .stepCounter } else if !activityChannels.isEmpty { kind = .activityDetector } else { return nil }
         }
         func read(_ ref: AttributeRef) -> String? { values.read(device, ref) }
 
@@ -117,6 +117,15 @@ public enum SensorDiscovery {
                 enabled: attrs.contains("en") ? AttributeText.bool(read(.channel(s, "en"))) : nil)
         }
 
+        var activity: SensorDescription.Activity?
+        if !activityChannels.isEmpty {
+            activity = SensorDescription.Activity(channels: activityChannels.map { c in
+                SensorDescription.Activity.Channel(
+                    modifier: String(c.id.dropFirst("activity_".count)),
+                    confidence: c.attributeNames.contains("input") ? AttributeText.int(read(.channel(c, "input"))).map { Swift.min(100, Swift.max(0, $0)) } : nil)
+            })
+        }
+
         return SensorDescription(
             id: device.id,
             name: device.name ?? device.id,
@@ -130,6 +139,7 @@ public enum SensorDiscovery {
             timestampClock: deviceAttrs.contains("current_timestamp_clock") ? AttributeText.clock(read(.device("current_timestamp_clock"))) : nil,
             isBufferCapable: channels.contains { $0.isScanElement },
             fifo: fifo,
-            stepCounter: counter)
+            stepCounter: counter,
+            activity: activity)
     }
 }
