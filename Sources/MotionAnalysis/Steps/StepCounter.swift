@@ -269,7 +269,7 @@ public struct StepCounter: Sendable {
                     stepsSinceCheck = 0
                     let p = history.periodicity(period: period / Double(Self.gridPeriod), tolerance: StepCounterConfiguration.periodicityTolerance,
                                                 window: Int(c.periodicityWindow / Self.gridPeriod),
-                                                referenceWindow: Self.referenceWindowGrid)
+                                                referenceWindow: Self.referenceWindowGrid, reaching: c.minWalkingPeriodicity)
                     if p < c.minWalkingPeriodicity { inRhythm = false }
                 }
             }
@@ -361,10 +361,10 @@ public struct StepCounter: Sendable {
             let start = Self.floorDiv(held.time(held.count - confirmedRun) - Int64(medianInterval / 2), Self.gridPeriod)
             let run = Swift.max(10, Swift.min(full, Int(currentGrid - start) + 1))
             var periodicity = history.periodicity(period: lag, tolerance: StepCounterConfiguration.periodicityTolerance,
-                                                  window: full, referenceWindow: Self.referenceWindowGrid)
+                                                  window: full, referenceWindow: Self.referenceWindowGrid, reaching: c.minPeriodicity)
             if run < full && periodicity < c.minPeriodicity {
                 periodicity = history.periodicity(period: lag, tolerance: StepCounterConfiguration.periodicityTolerance,
-                                                  window: run, referenceWindow: Self.referenceWindowGrid)
+                                                  window: run, referenceWindow: Self.referenceWindowGrid, reaching: c.minPeriodicity)
             }
             if periodicity < c.minPeriodicity { return }
         }
