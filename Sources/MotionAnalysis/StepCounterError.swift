@@ -3,7 +3,7 @@
 public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A batch with no samples (a FIFO never delivers one; it signals a bug upstream).
     case emptyBatch
-    /// A non-finite (NaN or infinite) acceleration value.
+    /// A non-finite (NaN or infinite) acceleration value, or one beyond ±10⁶ m/s² (``InputLimits/acceleration``).
     case nonFiniteValue(index: Int, timestamp: Int64)
     /// A timestamp equal to or earlier than the previous sample's.
     case timestampNotIncreasing(index: Int, timestamp: Int64, previous: Int64)
@@ -18,7 +18,7 @@ public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertibl
         case .emptyBatch:
             return "empty batch: a batch must contain at least one sample"
         case let .nonFiniteValue(index, timestamp):
-            return "sample \(index) of the batch (timestamp \(timestamp) ns): acceleration is NaN or infinite"
+            return "sample \(index) of the batch (timestamp \(timestamp) ns): acceleration is NaN, infinite or beyond ±1e6 m/s^2"
         case let .timestampNotIncreasing(index, timestamp, previous):
             let what = timestamp == previous ? "duplicated" : "going backwards"
             return "sample \(index) of the batch: timestamp \(timestamp) ns \(what) (previous \(previous) ns)"

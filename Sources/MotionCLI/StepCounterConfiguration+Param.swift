@@ -1,13 +1,50 @@
 import MotionAnalysis
+import MotionCore
 
 extension StepCounterConfiguration {
+    /// The accepted range of every parameter ``set(_:)`` takes, in its units (seconds for times):
+    /// amplitudes are accelerations (m/s², above 0, within ``InputLimits/acceleration``), times
+    /// are ``InputLimits/duration``s, counts whole numbers, booleans 0 or 1. ``validate()`` then
+    /// checks how they fit together.
+    static let parameterRules: [String: ValueRule] = {
+        let amplitude = ValueRule("amplitude", unit: "m/s^2", 0...InputLimits.sampleMagnitude, excludingLower: true)
+        let ratio = ValueRule("ratio", unit: "", 1...1_000_000)
+        let fraction = ValueRule("fraction", unit: "", 0...1)
+        let phase = ValueRule("fraction of the step period", unit: "", 0...1_000)
+        let time = InputLimits.duration
+        let count = InputLimits.positiveCount.narrowed(to: 1...1_000_000)
+        let boolean = ValueRule("switch (0 or 1)", unit: "", 0...1)
+        return [
+            "minAmplitude": amplitude, "continuationAmplitude": amplitude, "weakRunAmplitude": amplitude,
+            "alternatingRuns": boolean, "fillMissedSteps": boolean,
+            "alternatingIntervalRatio": ratio, "weakRunIntervalRatio": ratio, "weakRunAmplitudeRatio": ratio,
+            "maxIntervalRatio": ratio, "maxAmplitudeRatio": ratio, "slowRunIntervalRatio": ratio,
+            "slowRunAmplitudeRatio": ratio, "maxGapInPeriods": ratio,
+            "continuationMinPhase": phase,
+            "confirmationSteps": count, "walkingCheckSteps": count,
+            "confirmationSpan": time, "maxHold": time, "minStepInterval": time, "maxStepInterval": time,
+            "maxInputGap": time, "periodicityWindow": time,
+            "minPeriodicity": fraction, "minWalkingPeriodicity": fraction, "periodicityTolerance": fraction,
+        ]
+    }()
+
+    /// Parameters that take whole numbers (counts) or 0/1 (switches).
+    static let wholeNumberParameters: Set<String> = ["confirmationSteps", "walkingCheckSteps", "alternatingRuns", "fillMissedSteps"]
+
     /// Applies one `NAME=VALUE` override (times in seconds, other values plain numbers), for
     /// `motionbatch eval steps --param`.
-    /// - Throws: ``CLIError/usage(_:)`` for an unknown name or a bad value.
+    /// - Throws: ``CLIError/usage(_:)`` for an unknown name, a value outside the parameter's
+    ///   rule (``parameterRules``, named in the message), or a configuration ``validate()`` refuses.
     mutating func set(_ assignment: String) throws {
         let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let v = Double(parts[1]), v.isFinite else {
-            throw CLIError.usage("--param expects NAME=NUMBER, got '\(assignment)'")
+        guard parts.count == 2, let v = DecimalScanner.double(parts[1]) else {
+            throw CLIError.usage("--param expects NAME=NUMBER, got '\(DiagnosticText.escaped(assignment.utf8))'")
+        }
+        if let rule = Self.parameterRules[parts[0]] {
+            guard rule.contains(v) else { throw CLIError.usage("--param \(parts[0]): \(rule.problem(parts[1]))") }
+            if Self.wholeNumberParameters.contains(parts[0]), v != v.rounded() {
+                throw CLIError.usage("--param \(parts[0]): expected a whole number, got \(parts[1])")
+            }
         }
         let ns = Int64((v * 1e9).rounded())
         switch parts[0] {

@@ -6,6 +6,9 @@
 /// every sample with timestamp `< t0 + L` belongs to it. With `.samples(N)` a batch is
 /// delivered when it holds `N` samples, at the last sample's timestamp.
 /// Call ``finish()`` at the end of the stream to flush what is pending.
+///
+/// Time arithmetic saturates at the limits of `Int64`, so no timestamp or latency traps: a
+/// delivery time beyond `Int64.max` is `Int64.max` (inputs within ``InputLimits`` never get there).
 public struct Batcher: Sendable {
     /// The grouping rule.
     public let policy: DeliveryPolicy
@@ -33,8 +36,8 @@ public struct Batcher: Sendable {
             return nil
         case .latency(let ns):
             var out: SampleBatch?
-            if !pending.isEmpty, sample.timestamp - openedAt >= ns {
-                out = take(deliveredAt: openedAt + ns)
+            if !pending.isEmpty, sample.timestamp >= openedAt.saturatingAdding(ns) {
+                out = take(deliveredAt: openedAt.saturatingAdding(ns))
             }
             if pending.isEmpty { openedAt = sample.timestamp }
             pending.append(sample)
@@ -56,7 +59,7 @@ public struct Batcher: Sendable {
         guard let last = pending.last else { return nil }
         switch policy {
         case .samples: return take(deliveredAt: last.timestamp)
-        case .latency(let ns): return take(deliveredAt: openedAt + ns)
+        case .latency(let ns): return take(deliveredAt: openedAt.saturatingAdding(ns))
         }
     }
 

@@ -40,7 +40,7 @@ public struct DeliveryReplay: Sendable {
     private mutating func account(_ b: SampleBatch) {
         deliveries += 1
         for s in b.samples {
-            let d = b.deliveredAt - s.timestamp
+            let d = b.deliveredAt.saturatingSubtracting(s.timestamp)
             worstDelayNs = max(worstDelayNs, d)
             delaySumNs += Double(d)
             samples += 1

@@ -12,7 +12,7 @@ func temporaryPath(_ name: String = "out.csv") throws -> String {
 /// Deterministic awkward values: tiny, huge, negative zero, many digits, integers.
 func awkwardSamples(count: Int, gyro: Bool, start: Int64 = 1_700_000_000_123_456_789) -> [Sample] {
     var rng = SplitMix64(seed: 42)
-    let specials: [Double] = [0, -0.0, 1, -9.80665, 1e-300, 5e-324, 1.7976931348623157e308, 0.1, 1.0 / 3.0, 123456789.123456789]
+    let specials: [Double] = [0, -0.0, 1, -9.80665, 1e-300, 5e-324, 1e6, -999_999.999_999_999_9, 0.1, 1.0 / 3.0, 123456.789123456789]
     func value(_ i: Int) -> Double {
         i % 7 == 0 ? specials[i % specials.count] : (Double(bitPattern: rng.next() >> 12 | 0x4000_0000_0000_0000) - 3) * 7
     }

@@ -1,4 +1,5 @@
 import MotionAnalysis
+import MotionCore
 
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +47,7 @@ enum EvalCommand {
                 let errIO = io
                 var config = StepCounterConfiguration()
                 for p in args.strings("param") { try config.set(p) }
-                let scale = try args.double("amplitude-scale", in: 0.01...100) ?? 1
+                let scale = try args.double("amplitude-scale", rule: ValueRule("amplitude scale", unit: "", 0.01...100)) ?? 1
                 let sweeps = try args.strings("sweep").map(parseSweep) + (args.flag("sensitivity") ? sensitivitySweeps(config) : [])
                 if !sweeps.isEmpty {
                     io.out("base: " + (args.strings("param").isEmpty ? "defaults" : args.strings("param").joined(separator: " "))

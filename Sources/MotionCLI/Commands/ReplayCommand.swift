@@ -24,8 +24,8 @@ enum ReplayCommand {
 
     /// The delivery policy chosen by `--batch` / `--latency`.
     static func policy(_ args: ParsedArguments) throws(CLIError) -> DeliveryPolicy {
-        let batch = try args.int("batch", in: 1...Int.max)
-        let latency = try args.double("latency", in: 0...86_400)
+        let batch = try args.int("batch", rule: InputLimits.positiveCount)
+        let latency = try args.double("latency", rule: InputLimits.duration)
         switch (batch, latency) {
         case (.some, .some): throw .usage("'--batch' and '--latency' cannot be combined: choose one.")
         case (.some(let n), nil): return .samples(n)
@@ -47,7 +47,7 @@ enum ReplayCommand {
             throw CLIError.failure("\(error)")
         }
         bar.finish(io: io)
-        for w in result.warnings { io.err("\(w)") }
+        WarningReport.print(result.warnings, to: io)
         if args.flag("json") {
             io.out(json(result).serialized(pretty: true))
         } else {
@@ -58,12 +58,13 @@ enum ReplayCommand {
     /// The `--json` object. Keys are documented in README.md ("replay --json").
     static func json(_ r: Replay.Result) -> JSONValue {
         let st = r.statistics
+        let warnings = WarningReport.json(r.warnings)
         var policyMembers: [(String, JSONValue)] = []
         switch r.policy {
         case .samples(let n): policyMembers = [("mode", .string("samples")), ("samples", .number(n))]
         case .latency(let ns): policyMembers = [("mode", .string("latency")), ("latency_s", .number(Double(ns) / 1e9))]
         }
-        return .object([
+        let members: [(String, JSONValue)] = [
             ("file", .string(r.path)),
             ("format", .string(formatName(r.header.format))),
             ("sensors", .array((r.header.sensors.contains(.accel) ? [JSONValue.string("accel")] : []) + (r.header.sensors.contains(.gyro) ? [.string("gyro")] : []))),
@@ -88,8 +89,9 @@ enum ReplayCommand {
                 ("max", .number(r.stepVisibilityDelays.max().map { Double($0) / 1e9 })),
                 ("mean", .number(r.stepVisibilityDelays.isEmpty ? nil : Double(r.stepVisibilityDelays.reduce(0, +)) / Double(r.stepVisibilityDelays.count) / 1e9)),
             ])),
-            ("warnings", .array(r.warnings.map { .string($0.description) })),
-        ])
+            ("warnings", warnings),
+        ]
+        return .object(members)
     }
 
     static func text(_ r: Replay.Result) -> String {

@@ -25,7 +25,8 @@ enum StepsCommand {
                 var config = StepCounterConfiguration()
                 for p in args.strings("param") { try config.set(p) }
                 for file in files {
-                    let (summary, first, duration) = try count(file, configuration: config)
+                    let (summary, first, duration, warnings) = try count(file, configuration: config)
+                    WarningReport.print(warnings, to: io)
                     let cadence = summary.cadence
                     if args.flag("json") {
                         let times = summary.timestamps.map { StepFormatting.jsonNumber(Double($0 - first) / 1e9) }
@@ -42,8 +43,8 @@ enum StepsCommand {
     }
 
     /// Streams one recording through a ``StepCounter``.
-    /// - Returns: the steps, the first timestamp, and the duration in seconds.
-    static func count(_ file: String, configuration: StepCounterConfiguration = StepCounterConfiguration()) throws -> (StepSummary, Int64, Double) {
+    /// - Returns: the steps, the first timestamp, the duration in seconds, and the reader's warnings.
+    static func count(_ file: String, configuration: StepCounterConfiguration = StepCounterConfiguration()) throws -> (StepSummary, Int64, Double, [RecordingWarning]) {
         let reader = try RecordingReader(path: file)
         var counter = try StepCounter(configuration: configuration)
         var steps: [Int64] = []
@@ -58,6 +59,6 @@ enum StepsCommand {
             }
         }
         let start = first ?? 0
-        return (StepSummary(timestamps: steps), start, Double(last - start) / 1e9)
+        return (StepSummary(timestamps: steps), start, Double(last - start) / 1e9, reader.warnings)
     }
 }

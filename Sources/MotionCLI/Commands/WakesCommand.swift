@@ -1,4 +1,5 @@
 import MotionCore
+import MotionSystem
 import WakeCost
 
 /// `motionbatch wakes [RECORDING] --rates 25,50,100,200 --latencies 0,0.1,1,5,10 --board NAME|FILE.json`:
@@ -40,17 +41,17 @@ enum WakesCommand {
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         if args.flag("json") && args.flag("csv") { throw CLIError.usage("Choose one of '--json' and '--csv'.") }
-        let rates = try args.doubleList("rates", in: 1e-6...1e6) ?? [25, 50, 100, 200]
-        let latencies = try args.doubleList("latencies", in: 0...86_400) ?? [0, 0.1, 1, 5, 10]
+        let rates = try args.doubleList("rates", rule: InputLimits.rate) ?? [25, 50, 100, 200]
+        let latencies = try args.doubleList("latencies", rule: InputLimits.duration) ?? [0, 0.1, 1, 5, 10]
         var board = try CLIFiles.board(args.string("board") ?? "rpi-4b")
-        if let mah = try args.double("battery-mah", in: 1e-9...1e9) { board.batteryMAh = mah }
+        if let mah = try args.double("battery-mah", rule: BoardProfile.rule(for: "battery_mah")) { board.batteryMAh = mah }
         let bufferingText = args.string("buffering") ?? "hardware"
         guard let buffering = Buffering(rawValue: bufferingText) else {
             throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware', 'software' or 'timed'.")
         }
         let sensors: SensorSet = args.flag("gyro") ? [.accel, .gyro] : .accel
         var builtInChips = FIFOChip.builtIn
-        if let hid = try args.int("hid-fifo-bytes", in: 1...(1 << 30)) {
+        if let hid = try args.int("hid-fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 1...1_073_741_824)) {
             builtInChips = builtInChips.map { c in
                 guard c.name == FIFOChip.hidSensorHub.name else { return c }
                 var d = c
@@ -77,7 +78,7 @@ enum WakesCommand {
             try measured(measuredPath, rates: args.string("rates") == nil ? nil : rates,
                          latencies: args.string("latencies") == nil ? nil : latencies,
                          buffering: args.string("buffering") == nil ? nil : buffering,
-                         deviceDeliveries: try args.int("device-deliveries", in: 0...Int.max),
+                         deviceDeliveries: try args.int("device-deliveries", rule: InputLimits.count),
                          sensors: sensors, board: board, json: args.flag("json"), io: &io)
             return
         }
@@ -98,7 +99,7 @@ enum WakesCommand {
                 sections.append(("Replay of \(args.argument("RECORDING") ?? "")", WakesReplay.rows(replay)))
             }
             try CLIFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)", notes: notes, sections: sections), to: htmlPath)
-            io.err("wrote \(htmlPath)")
+            io.err("wrote \(OutputFile.displayName(htmlPath))")
         }
         if args.flag("json") {
             io.writeOut(report.json(sensors: sensors, extra: replay.isEmpty ? [] : [("replay", WakesReplay.json(replay))]))

@@ -75,10 +75,12 @@ public struct RecordingHeader: Sendable, Equatable {
         return c
     }
 
-    /// The declared sampling frequency in Hz: `actual_hz` if present, else `requested_hz`, else `nil`.
+    /// The declared sampling frequency in Hz: `actual_hz` if present, else `requested_hz`, else
+    /// `nil` (also for a value outside ``InputLimits/rate``, which the reader refuses).
     public var declaredRate: Double? {
         for key in [RecordingKey.actualHz, RecordingKey.requestedHz] {
-            if let text = metadata[key], let v = Double(text.split(separator: " ").first ?? ""), v.isFinite, v > 0 {
+            if let text = metadata[key], let v = DecimalScanner.double(String(text.split(separator: " ").first ?? "")),
+               InputLimits.rate.contains(v) {
                 return v
             }
         }

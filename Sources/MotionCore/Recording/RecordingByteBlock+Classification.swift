@@ -17,14 +17,21 @@ extension RecordingByteBlock {
     struct NonDigitBitmap {
         /// The bitmap's first byte.
         let bytes: UnsafeRawPointer
-        /// A view of `bitmap` (a block's ``RecordingByteBlock/nonDigitBitmap``).
-        init(_ bitmap: UnsafeMutablePointer<UInt64>) { bytes = UnsafeRawPointer(bitmap) }
+        /// Bytes of the bitmap allocation (its words × 8).
+        let byteCount: Int
+        /// A view of `block`'s ``RecordingByteBlock/nonDigitBitmap``.
+        init(_ block: RecordingByteBlock) {
+            bytes = UnsafeRawPointer(block.nonDigitBitmap)
+            byteCount = ((block.capacity + RecordingByteBlock.slack) / 64 + 1) * 8
+        }
 
         /// Bits `offset ..< offset + 57` of the bitmap (bit 0 is byte `offset`): one unaligned
-        /// load and a shift. Valid for offsets up to the `count` classified.
+        /// load and a shift. Valid for offsets up to the `count` classified (asserted: the load
+        /// stays inside the allocation, which has one word more than the bytes need).
         @inline(__always)
         subscript(offset: Int) -> UInt64 {
-            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset >> 3, as: UInt64.self)) >> UInt64(offset & 7)
+            assert(offset >= 0 && (offset >> 3) + 8 <= byteCount, "NonDigitBitmap: load outside the bitmap")
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset >> 3, as: UInt64.self)) >> UInt64(offset & 7)
         }
     }
 }

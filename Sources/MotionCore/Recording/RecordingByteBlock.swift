@@ -6,9 +6,9 @@ import Glibc
 /// ``RecordingBlockSplitter`` with whole lines and parsed in place by ``RecordingRowParser``.
 /// The only owner of its raw allocation; memory does not depend on the file's length.
 final class RecordingByteBlock {
-    /// Zeroed bytes allocated after `capacity`, so that the number scanners can load 8-byte words
-    /// up to 24 bytes past any position up to the end of the data, and the classification covers
-    /// 64 bytes past it, without leaving the allocation.
+    /// Zeroed bytes allocated after `capacity`: at least ``PaddedBytes/padding`` for the number
+    /// scanners' word loads past the end of the data, and 64 for the classification, without
+    /// leaving the allocation.
     static let slack = 128
 
     /// Usable bytes (the longest line accepted, newline included).
@@ -35,6 +35,15 @@ final class RecordingByteBlock {
     /// scanners' loads past the data read defined bytes. Cheaper than zeroing the whole block.
     func zeroSlack(after count: Int) {
         (base + count).initialize(repeating: 0, count: min(Self.slack, capacity + Self.slack - count))
+    }
+
+    /// The first `count` bytes (the data filled) as the padded view the scanners read through:
+    /// the block's slack after them is at least ``PaddedBytes/padding`` bytes and zeroed
+    /// (``zeroSlack(after:)``).
+    func paddedBytes(count: Int) -> PaddedBytes {
+        precondition(count >= 0 && count <= capacity, "paddedBytes: count beyond the block")
+        assert(Self.slack >= PaddedBytes.padding)
+        return PaddedBytes(start: UnsafePointer(base), end: UnsafePointer(base) + count)
     }
 
     deinit {

@@ -1,9 +1,8 @@
 #if canImport(Glibc)
 import Glibc
-import MotionSystem
 #endif
 
-/// Splits a file into lines through one fixed-size buffer: reads chunks with `read(2)`,
+/// Splits a byte source into lines through one fixed-size buffer: reads chunks from it,
 /// finds line ends with `memchr(3)`, and hands out each line as a pointer into the buffer.
 /// Memory stays at the buffer size whatever the file length. The only owner of the raw buffer.
 final class RecordingLineBuffer {
@@ -20,7 +19,7 @@ final class RecordingLineBuffer {
     /// Bytes allocated after `capacity` (zeroed).
     static let slack = 64
 
-    private let file: FileDescriptor
+    private let source: any RecordingByteSource
     private let storage: UnsafeMutablePointer<UInt8>
     /// Buffer size in bytes (the maximum line length).
     let capacity: Int
@@ -30,30 +29,36 @@ final class RecordingLineBuffer {
     /// Bytes handed out so far (consumed lines including their newlines).
     private(set) var bytesConsumed = 0
 
-    /// Creates a line reader over an open file.
-    init(file: FileDescriptor, capacity: Int) {
-        self.file = file
+    /// Creates a line reader over `source`, starting with `prefix` (bytes already read from it,
+    /// e.g. to recognise the dialect; at most `capacity`).
+    init(source: any RecordingByteSource, prefix: [UInt8] = [], capacity: Int) {
+        self.source = source
+        precondition(prefix.count <= max(capacity, 64), "RecordingLineBuffer: prefix larger than the buffer")
         self.capacity = max(capacity, 64)
         // Header lines are only searched with memchr within the data read; the slack is kept zeroed.
         self.storage = .allocate(capacity: self.capacity + Self.slack)
         (self.storage + self.capacity).initialize(repeating: 0, count: Self.slack)
+        prefix.withUnsafeBufferPointer { b in
+            if let p = b.baseAddress { storage.update(from: p, count: b.count) }
+        }
+        end = prefix.count
     }
 
     deinit { storage.deallocate() }
 
-    /// Ends line-by-line reading: the file, the bytes already read but not handed out, and
-    /// whether the end of the file was reached. The reader continues block by block from there
+    /// Ends line-by-line reading: the source, the bytes already read but not handed out, and
+    /// whether the end of the source was reached. The reader continues block by block from there
     /// (``RecordingBlockSplitter``); this buffer must not be used afterwards.
-    func handOver() -> (file: FileDescriptor, pending: [UInt8], atEOF: Bool) {
+    func handOver() -> (source: any RecordingByteSource, pending: [UInt8], atEOF: Bool) {
         let pending = Array(UnsafeBufferPointer(start: storage + start, count: end - start))
         start = end
-        return (file, pending, atEOF)
+        return (source, pending, atEOF)
     }
 
     /// The next line, or `nil` at the end of a file whose last line ended with a newline.
     /// - Complexity: amortised O(line length).
     @inline(__always)
-    func next() throws(SystemError) -> Line? {
+    func next() throws -> Line? {
         while true {
             let available = end - start
             if available > 0, let nl = memchr(storage + start, 0x0A, available) {
@@ -76,7 +81,7 @@ final class RecordingLineBuffer {
                 end = available
             }
             if end == capacity { return .tooLong }
-            let n = try file.read(into: storage + end, count: capacity - end)
+            let n = try source.read(into: storage + end, count: capacity - end)
             if n == 0 { atEOF = true } else { end += n }
         }
     }

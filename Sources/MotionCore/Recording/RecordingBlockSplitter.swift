@@ -1,6 +1,4 @@
-import MotionSystem
-
-/// Cuts the rows of a recording into blocks of whole lines: reads the file with `read(2)` into a
+/// Cuts the rows of a recording into blocks of whole lines: reads the byte source into a
 /// ``RecordingByteBlock``, ends the block after its last `\n`, and keeps the partial line that
 /// follows for the next block. Blocks come out in file order; not thread-safe (callers serialise).
 final class RecordingBlockSplitter {
@@ -16,41 +14,41 @@ final class RecordingBlockSplitter {
         case end
     }
 
-    private let file: FileDescriptor
+    private let source: any RecordingByteSource
     private var pending: [UInt8]
     private var atEOF: Bool
     /// Set once a terminal result (`torn`, `tooLong`, `end`, or an error) was returned.
     private(set) var finished = false
 
     /// Continues after the bytes a ``RecordingLineBuffer`` handed over.
-    init(file: FileDescriptor, pending: [UInt8], atEOF: Bool) {
-        self.file = file
+    init(source: any RecordingByteSource, pending: [UInt8], atEOF: Bool) {
+        self.source = source
         self.pending = pending
         self.atEOF = atEOF
     }
 
     /// The bytes left to cut into blocks, if known (a regular file: a hint, see
-    /// ``FileDescriptor/bytesRemaining()``).
+    /// ``RecordingByteSource/bytesRemaining``).
     var bytesAhead: Int? {
         if finished { return 0 }
         if atEOF { return pending.count }
-        return file.bytesRemaining().map { $0 + pending.count }
+        return source.bytesRemaining.map { $0 + pending.count }
     }
 
     /// Whether the next ``fill(_:)`` is known to be the last one (the file was read to its end).
     var isAtEnd: Bool { finished || atEOF }
 
     /// Fills `block` with the next whole lines.
-    /// - Throws: ``SystemError`` from `read(2)` (the splitter is then finished).
+    /// - Throws: the source's read error (the splitter is then finished).
     /// - Complexity: O(block capacity).
-    func fill(_ block: RecordingByteBlock) throws(SystemError) -> Raw {
+    func fill(_ block: RecordingByteBlock) throws -> Raw {
         guard !finished else { return .end }
         block.copyIn(pending)
         var count = pending.count
         pending.removeAll(keepingCapacity: true)
         while count < block.capacity && !atEOF {
             let n: Int
-            do { n = try file.read(into: block.base + count, count: block.capacity - count) } catch {
+            do { n = try source.read(into: block.base + count, count: block.capacity - count) } catch {
                 finished = true
                 throw error
             }

@@ -1,5 +1,3 @@
-import MotionSystem
-
 /// The rows of one block of a recording, parsed by ``RecordingRowParser`` (possibly on another
 /// thread) and handed out in order by ``RecordingReader``. Line numbers are not known while a block
 /// is parsed: rows are counted from the block's first line and errors get their line when delivered.
@@ -37,6 +35,6 @@ enum RecordingBlockResult: Sendable {
     case tooLong
     /// The end of the file.
     case end
-    /// `read(2)` failed.
-    case ioError(SystemError)
+    /// Reading the source failed.
+    case ioError(any Error)
 }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Dispatch
-import MotionSystem
 
 /// Produces the parsed blocks of a recording in file order, on the caller's thread or, for files
 /// of more than one block, on worker threads that parse the next blocks while the caller consumes
@@ -137,7 +136,7 @@ final class RecordingBlockPipeline: @unchecked Sendable {
             let index = nextIndex
             nextIndex += 1
             var raw: RecordingBlockSplitter.Raw = .end
-            var ioError: SystemError?
+            var ioError: (any Error)?
             do { raw = try splitter.fill(block) } catch { ioError = error }
             if ioError != nil || raw == .end || raw == .tooLong { splitterDone = true }
             if case .torn = raw { splitterDone = true }

@@ -1,14 +1,26 @@
 import MotionSystem
 
-/// Writes a recording file, appending whole rows per delivered batch.
+/// Writes a recording, appending whole rows per delivered batch, to an ``OutputFile``: a journal
+/// (capture), an atomic file (convert) or a stream (a pipe, standard output).
 ///
-/// The file is created at its final path (no temporary file and rename): the header block is
-/// written and `fsync`ed at creation (and the directory entry too), then each ``append(_:labels:)``
-/// issues one `write(2)` with every row of the batch, so the kernel always holds whole rows.
-/// Durability follows ``FsyncPolicy``; a crash (power loss) loses at most the rows written after
-/// the last `fsync`, and may leave one torn final line, which ``RecordingReader`` drops with a warning.
+/// - **Journal** (``init(path:header:fsync:replaceExisting:)``, capture's recording): the file is
+///   created at its final path (no temporary file and rename), the header block is written and
+///   `fsync`ed at creation (and the directory entry too), then each ``append(_:labels:)`` issues
+///   one `write(2)` with every row of the batch, so the kernel always holds whole rows. Durability
+///   follows ``FsyncPolicy``; a crash (power loss) loses at most the rows written after the last
+///   `fsync`, and may leave one torn final line, which ``RecordingReader`` drops with a warning.
+/// - **Atomic** (``init(output:header:fsync:)`` with an ``OutputFile`` in `.atomic` mode): rows
+///   go to a temporary file that ``close()`` syncs and renames into place; a failure, a signal or
+///   ``discard()`` leaves no partial file and any previous file untouched. The policy is moot.
+/// - **Stream**: written directly, never `fsync`ed.
 ///
-/// Call ``close()`` at the end: a writer released without it closes the descriptor without a final `fsync`.
+/// Call ``close()`` at the end: a writer released without it discards an atomic output and closes
+/// a journal without a final `fsync`.
+///
+/// The writer refuses anything the reader would refuse, so that every file it writes reads back:
+/// timestamps must strictly increase and lie within ``InputLimits/timestampNanoseconds``, values
+/// within ±``InputLimits/sampleMagnitude``, labels and header entries printable text, declared
+/// rates within ``InputLimits/rate``.
 ///
 /// Values are written in the shortest decimal form that converts back to the same `Double`
 /// (Swift's `description`), timestamps as integer nanoseconds, so reading gives back exactly
@@ -17,7 +29,7 @@ import MotionSystem
 /// decimal, with no more decimals than the scale (``RecordingValueFormat``): reading gives the
 /// double nearest to `raw × scale`, and `raw` survives exactly.
 public final class RecordingWriter {
-    /// When the writer calls `fsync(2)`.
+    /// When the writer calls `fsync(2)` (journal outputs only).
     public enum FsyncPolicy: Hashable, Sendable {
         /// After every batch: at most the batch being written is lost.
         case everyBatch
@@ -28,7 +40,7 @@ public final class RecordingWriter {
         case onClose
     }
 
-    /// The file being written.
+    /// The file being written (the path given; `-` for standard output).
     public let path: String
     /// The header written at creation.
     public let header: RecordingHeader
@@ -36,12 +48,13 @@ public final class RecordingWriter {
     public let fsyncPolicy: FsyncPolicy
     /// Rows written so far.
     public private(set) var samplesWritten = 0
-    /// How many times `fsync` has been called (including the one for the header).
+    /// How many times `fsync` has been called on a journal (including the one for the header).
     public private(set) var fsyncCount = 0
-    /// Timestamp of the newest row known to be on stable storage, if any.
+    /// Timestamp of the newest row known to be on stable storage, if any (journals only).
     public private(set) var lastSyncedTimestamp: Int64?
+    /// Where the rows go.
+    public let output: OutputFile
 
-    private let file: FileDescriptor
     private var rows: [UInt8] = []
     private var previousTimestamp: Int64?
     private var intervalStart: Int64?
@@ -50,47 +63,66 @@ public final class RecordingWriter {
     /// Per value column (accel_x ... gyro_z), the declared scale's format, if any (own format only).
     private let valueFormats: [RecordingValueFormat?]
 
-    /// Creates the file at `path`, writes the header and `fsync`s it.
+    /// Creates the recording at `path` as a journal (see the type), writes the header and `fsync`s it.
+    /// A path that names a stream (`-`, a FIFO, a terminal) is written directly, never `fsync`ed.
     /// - Parameters:
     ///   - header: format (``RecordingFormat/current`` or `.plain`), sensors, labels and metadata.
     ///     Missing `channel.*` descriptions are filled in with each column's SI unit.
     ///   - fsync: the durability policy.
     ///   - replaceExisting: truncate an existing file instead of failing (`open` with `O_EXCL`, errno `EEXIST`).
     /// - Throws: ``SystemError`` from `open`/`write`/`fsync`; ``RecordingError`` for metadata
-    ///   that cannot be written (keys with spaces or `:`, values with newlines, an unsupported version).
-    public init(path: String, header: RecordingHeader, fsync: FsyncPolicy = .everyBatch, replaceExisting: Bool = false) throws {
+    ///   that cannot be written (keys with spaces or `:`, values with control characters, a bad
+    ///   rate, an unsupported version).
+    public convenience init(path: String, header: RecordingHeader, fsync: FsyncPolicy = .everyBatch, replaceExisting: Bool = false) throws {
+        var checked = header
+        _ = try Self.headerText(&checked, path: path)  // refuse bad metadata before creating anything
+        let output = try OutputFile(path: path, mode: .journal(replace: replaceExisting))
+        try self.init(output: output, header: header, fsync: fsync)
+    }
+
+    /// Writes a recording into `output` (which the writer then owns): the header now, the rows
+    /// with each ``append(_:labels:)``, and ``close()`` commits it.
+    /// - Throws: ``RecordingError`` for metadata that cannot be written (the output is discarded),
+    ///   ``SystemError`` from the writes.
+    public init(output: OutputFile, header: RecordingHeader, fsync: FsyncPolicy = .onClose) throws {
         if case .interval(let s) = fsync {
-            precondition(s.isFinite && s >= 0, "fsync interval must be finite and >= 0")
+            precondition(InputLimits.duration.contains(s), "fsync interval must be within \(InputLimits.duration.rangeText)")
             intervalNanoseconds = Int64((s * 1e9).rounded())
         } else {
             intervalNanoseconds = 0
         }
-        self.path = path
+        self.output = output
+        self.path = output.path
         self.fsyncPolicy = fsync
         var header = header
-        let text = try Self.headerText(&header, path: path)
+        let text: String
+        do { text = try Self.headerText(&header, path: output.path) } catch {
+            output.discard()
+            throw error
+        }
         self.header = header
         let valueColumns = header.columns.dropFirst().filter { $0 != "label" }
         valueFormats = valueColumns.map { column in
             guard header.format != .plain, let description = header.metadata[RecordingKey.channelPrefix + column] else { return nil }
             return RecordingValueFormat(channelDescription: description)
         }
-        file = try FileDescriptor.create(path, replaceExisting: replaceExisting)
-        try file.write(Array(text.utf8))
-        try file.sync()
-        try FileDescriptor.syncDirectory(containing: path)
-        fsyncCount = 1
+        try output.write(Array(text.utf8))
+        if output.kind == .journal {
+            try output.sync()
+            fsyncCount = 1
+        }
     }
 
     deinit {
-        if !closed { try? file.close() }
+        if !closed { output.discard() }
     }
 
     /// Appends every sample of `batch` as rows, in one `write(2)`, then `fsync`s if the policy says so.
     ///
     /// The batch is validated before anything is written: timestamps must strictly increase (also
-    /// across batches), values must be finite, and labels (required count: one per sample when the
-    /// header has a label column) must not contain `,`, `"`, or line breaks.
+    /// across batches) and lie within ``InputLimits/timestampNanoseconds``, values must be finite
+    /// and within ±``InputLimits/sampleMagnitude``, and labels (required count: one per sample when
+    /// the header has a label column) must be printable text without `,` or `"`.
     /// - Parameter labels: one label per sample (`nil` for an empty field); ignored when the
     ///   header has no label column; `nil` writes empty labels.
     /// - Throws: ``RecordingError`` (nothing written) or ``SystemError``.
@@ -107,6 +139,9 @@ public final class RecordingWriter {
         rows.removeAll(keepingCapacity: true)
         var previous = previousTimestamp
         for (i, s) in samples.enumerated() {
+            guard InputLimits.containsTimestamp(s.timestamp) else {
+                throw writeError(row: i, column: 1, "timestamp \(s.timestamp) ns is out of range (allowed \(InputLimits.timestampRangeText))")
+            }
             if let previous, s.timestamp <= previous {
                 throw writeError(row: i, column: 1, "timestamp \(s.timestamp) ns does not increase (previous \(previous) ns)")
             }
@@ -115,7 +150,9 @@ public final class RecordingWriter {
             var values = [s.accel.x, s.accel.y, s.accel.z]
             if hasGyro { values += [s.gyro.x, s.gyro.y, s.gyro.z] }
             for (k, v) in values.enumerated() {
-                guard v.isFinite else { throw writeError(row: i, column: k + 2, "\(v) cannot be written (values must be finite)") }
+                guard v.magnitude <= InputLimits.sampleMagnitude else {
+                    throw writeError(row: i, column: k + 2, "\(v) cannot be written (values must be finite and within ±\(InputLimits.sampleMagnitude.compactText))")
+                }
                 rows.append(0x2C)
                 if let format = valueFormats[k], format.appendDeviceValue(v, to: &rows) { continue }
                 rows.append(contentsOf: v.description.utf8)
@@ -123,15 +160,15 @@ public final class RecordingWriter {
             if header.hasLabels {
                 rows.append(0x2C)
                 if let label = labels?[i] ?? nil {
-                    if label.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
-                        throw writeError(row: i, column: header.columns.count, "label \"\(label)\" contains a comma, quote or line break")
+                    if label.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 }) || !DiagnosticText.isPrintable(label.utf8) {
+                        throw writeError(row: i, column: header.columns.count, "label \(DiagnosticText.quoted(label)) contains a comma, a quote or a control character")
                     }
                     rows.append(contentsOf: label.utf8)
                 }
             }
             rows.append(0x0A)
         }
-        try file.write(rows)
+        try output.write(rows)
         previousTimestamp = previous
         samplesWritten += samples.count
         let last = samples[samples.count - 1].timestamp
@@ -150,18 +187,28 @@ public final class RecordingWriter {
         }
     }
 
-    /// `fsync`s any rows not yet synced and closes the file (`fsync(2)`, `close(2)`). Idempotent.
+    /// Finishes the recording: a journal `fsync`s any rows not yet synced and is closed; an
+    /// atomic output is synced and renamed into place; a stream is closed. Idempotent.
     public func close() throws {
         guard !closed else { return }
         closed = true
-        if let p = previousTimestamp, p != lastSyncedTimestamp {
-            do { try sync(upTo: p) } catch { try? file.close(); throw error }
+        if output.kind == .journal, let p = previousTimestamp, p != lastSyncedTimestamp {
+            do { try sync(upTo: p) } catch { output.discard(); throw error }
         }
-        try file.close()
+        try output.commit()
+    }
+
+    /// Abandons the recording: an atomic output leaves nothing behind (any previous file stays as
+    /// it was); a journal keeps the rows written. Idempotent.
+    public func discard() {
+        guard !closed else { return }
+        closed = true
+        output.discard()
     }
 
     private func sync(upTo timestamp: Int64) throws(SystemError) {
-        try file.sync()
+        guard output.kind == .journal else { return }
+        try output.sync()
         fsyncCount += 1
         lastSyncedTimestamp = timestamp
     }
@@ -201,10 +248,24 @@ public final class RecordingWriter {
                 header.metadata[RecordingKey.channelPrefix + c] = unit
             }
         }
-        for (key, value) in header.metadata {
-            let badKey = key.isEmpty || key == RecordingKey.formatVersion || key.contains(where: { $0 == ":" || $0 == " " || $0.isNewline })
-            if badKey || value.contains(where: \.isNewline) {
-                throw RecordingError(file: path, line: nil, problem: "header entry '\(key): \(value)' cannot be written (keys: no spaces, ':' or line breaks; values: no line breaks)")
+        for (key, value) in header.metadata.sorted(by: { $0.key < $1.key }) {
+            let badKey = key.isEmpty || key == RecordingKey.formatVersion || key.contains(where: { $0 == ":" || $0 == " " })
+                || !DiagnosticText.isPrintable(key.utf8)
+            if badKey || !DiagnosticText.isPrintable(value.utf8) || value.hasPrefix(" ") || value.hasSuffix(" ") {
+                throw RecordingError(file: path, line: nil, problem: "header entry \(DiagnosticText.quoted(key + ": " + value, limit: 80)) cannot be written (keys: no spaces, ':' or control characters; values: printable text without control characters or surrounding spaces)")
+            }
+            if RecordingHeaderParser.rateKeys.contains(key), let problem = RecordingHeaderParser.rateProblem(value) {
+                throw RecordingError(file: path, line: nil, problem: "header entry '\(key)': \(problem)")
+            }
+            if key.hasPrefix(RecordingKey.channelPrefix) {
+                let channel = String(key.dropFirst(RecordingKey.channelPrefix.count))
+                guard columns.contains(channel), let unit = RecordingHeader.unit(of: channel) else {
+                    throw RecordingError(file: path, line: nil, problem: "header entry '\(key)' describes a channel that is not a data column")
+                }
+                let given = value.split(whereSeparator: { $0 == " " || $0 == "," }).first.map(String.init) ?? ""
+                guard given == unit else {
+                    throw RecordingError(file: path, line: nil, problem: "header entry '\(key)': unit \(DiagnosticText.quoted(given)) is not supported (expected \(unit))")
+                }
             }
         }
         var text = "# \(RecordingKey.formatVersion): \(version)\n"
