@@ -69,7 +69,7 @@ func awkwardSamples(count: Int, gyro: Bool, start: Int64 = 1_700_000_000_123_456
     @Test(arguments: [(Int64(0), "0"), (5_035_000, "0.005035"), (12_500_000_000, "12.5"), (-1, "-0.000000001"), (3_000_000_000, "3")])
     func secondsAreExactDecimals(ns: Int64, text: String) {
         var out: [UInt8] = []
-        RecordingWriter.appendSeconds(ns, to: &out)
+        RecordingEncoder.appendSeconds(ns, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == text)
     }
 
