@@ -24,11 +24,11 @@ import MotionCore
 ///    of about two periods counts the step that left no clear peak. Unconfirmed candidates expire
 ///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
 ///
-/// Bad input (empty batch, NaN/inf or accelerations beyond ±10⁶ m/s², timestamps beyond ±2⁶² ns or
-/// not strictly increasing: the limits of ``InputLimits``) throws ``StepCounterError`` and leaves
+/// Bad input (empty batch, NaN/inf or accelerations beyond ±10⁶ m/s², timestamps beyond ±4 × 10¹⁸ ns
+/// or not strictly increasing: the limits of ``InputLimits``) throws ``StepCounterError`` and leaves
 /// the state unchanged.
 public struct StepCounter: Sendable {
-    /// Largest accepted |timestamp| (2⁶² ns, about 146 years; ``InputLimits/timestampLimit``):
+    /// Largest accepted |timestamp| (4 × 10¹⁸ ns, about 126 years; ``InputLimits/timestampLimit``):
     /// keeps all time arithmetic in range.
     public static let timestampLimit: Int64 = InputLimits.timestampLimit
 

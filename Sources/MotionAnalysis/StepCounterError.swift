@@ -7,7 +7,7 @@ public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertibl
     case nonFiniteValue(index: Int, timestamp: Int64)
     /// A timestamp equal to or earlier than the previous sample's.
     case timestampNotIncreasing(index: Int, timestamp: Int64, previous: Int64)
-    /// A timestamp beyond ±2⁶² ns (±146 years), where time arithmetic could overflow.
+    /// A timestamp beyond ±4 × 10¹⁸ ns (``InputLimits/timestampLimit``, ±126 years), where time arithmetic could overflow.
     case timestampOutOfRange(index: Int, timestamp: Int64)
     /// A configuration value out of range.
     case invalidConfiguration(String)
@@ -23,7 +23,7 @@ public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertibl
             let what = timestamp == previous ? "duplicated" : "going backwards"
             return "sample \(index) of the batch: timestamp \(timestamp) ns \(what) (previous \(previous) ns)"
         case let .timestampOutOfRange(index, timestamp):
-            return "sample \(index) of the batch: timestamp \(timestamp) ns is out of range (must be within ±2^62 ns)"
+            return "sample \(index) of the batch: timestamp \(timestamp) ns is out of range (must be within ±4e18 ns)"
         case let .invalidConfiguration(why):
             return "invalid step counter configuration: \(why)"
         }

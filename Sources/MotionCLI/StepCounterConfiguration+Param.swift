@@ -40,11 +40,13 @@ extension StepCounterConfiguration {
         guard parts.count == 2, let v = DecimalScanner.double(parts[1]) else {
             throw CLIError.usage("--param expects NAME=NUMBER, got '\(DiagnosticText.escaped(assignment.utf8))'")
         }
-        if let rule = Self.parameterRules[parts[0]] {
-            guard rule.contains(v) else { throw CLIError.usage("--param \(parts[0]): \(rule.problem(parts[1]))") }
-            if Self.wholeNumberParameters.contains(parts[0]), v != v.rounded() {
-                throw CLIError.usage("--param \(parts[0]): expected a whole number, got \(parts[1])")
-            }
+        // The name first: an unknown one has no rule, and its value must not reach the conversions below.
+        guard let rule = Self.parameterRules[parts[0]] else {
+            throw CLIError.usage("--param: unknown parameter '\(DiagnosticText.escaped(parts[0].utf8))' (\(Self.parameterNames.joined(separator: ", ")))")
+        }
+        guard rule.contains(v) else { throw CLIError.usage("--param \(parts[0]): \(rule.problem(parts[1]))") }
+        if Self.wholeNumberParameters.contains(parts[0]), v != v.rounded() {
+            throw CLIError.usage("--param \(parts[0]): expected a whole number, got \(parts[1])")
         }
         let ns = Int64((v * 1e9).rounded())
         switch parts[0] {
@@ -74,7 +76,7 @@ extension StepCounterConfiguration {
         case "periodicityWindow": periodicityWindow = ns
         case "periodicityTolerance": periodicityTolerance = v
         default:
-            throw CLIError.usage("--param: unknown parameter '\(parts[0])' (\(Self.parameterNames.joined(separator: ", ")))")
+            throw CLIError.usage("--param: unknown parameter '\(DiagnosticText.escaped(parts[0].utf8))'")
         }
         do { try validate() } catch { throw CLIError.usage("--param \(assignment): \(error)") }
     }

@@ -51,6 +51,26 @@ public enum DiagnosticText {
         return out
     }
 
+    /// `text` with only its non-printable characters escaped (controls as `\x1b`, C1 controls
+    /// as `\u{85}`), line breaks kept, quotes and backslashes left as they are: the last step
+    /// before a message is printed, so that no control character from an input reaches the terminal.
+    public static func sanitized(_ text: String) -> String {
+        guard !text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A || $0 == 0x7F || $0 >= 0x80 }) else {
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                var out = ""
+                for scalar in line.unicodeScalars {
+                    switch scalar.value {
+                    case 0x00..<0x20, 0x7F: out += hex(UInt8(scalar.value))
+                    case 0x80..<0xA0: out += "\\u{\(String(scalar.value, radix: 16))}"
+                    default: out.unicodeScalars.append(scalar)
+                    }
+                }
+                return out
+            }.joined(separator: "\n")
+        }
+        return text
+    }
+
     /// Whether every byte is printable (valid UTF-8 without C0 controls, DEL or C1 controls).
     public static func isPrintable<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         firstUnprintableOffset(bytes) == nil

@@ -17,6 +17,13 @@ public struct ResolvedPath: Hashable, Sendable {
     /// The entry's name within ``directory``.
     public var name: String
 
+    /// Creates a resolved path from its parts.
+    public init(path: String, directory: String, name: String) {
+        self.path = path
+        self.directory = directory
+        self.name = name
+    }
+
     /// Most symbolic links followed before giving up with `ELOOP` (the kernel's own limit).
     public static let maxLinks = 40
 

@@ -23,7 +23,7 @@ public struct WakeCostError: Error, CustomStringConvertible, Sendable, Equatable
     /// `FILE:LINE:COLUMN: key 'k': problem` (without the position when there is none).
     public var description: String {
         let place = position.map { "\(file):\($0)" } ?? file
-        if let key { return "\(place): key '\(key)': \(problem)" }
+        if let key { return "\(place): key '\(DiagnosticText.escaped(key.utf8))': \(problem)" }
         return "\(place): \(problem)"
     }
 }

@@ -4,19 +4,20 @@
 /// (timestamps plus durations, differences of timestamps) fits in `Int64` nanoseconds, and no
 /// result can become infinite or NaN.
 public enum InputLimits {
-    /// Largest accepted |timestamp| in nanoseconds: 2^62 ns, about ±146 years around the clock's
-    /// zero (boot time, the epoch, a recording's start). A difference of two such timestamps, or a
-    /// timestamp plus a ``duration`` (≤ 10^18 ns), stays within `Int64`.
-    public static let timestampLimit: Int64 = 1 << 62
+    /// Largest accepted |timestamp| in nanoseconds: 4 × 10^18 ns, about ±126 years around the
+    /// clock's zero (boot time, the epoch — 2025 is 1.7 × 10^18 —, a recording's start). The span
+    /// between any two accepted timestamps (≤ 8 × 10^18), even plus a ``duration`` (≤ 10^18 ns),
+    /// stays within `Int64` (9.2 × 10^18).
+    public static let timestampLimit: Int64 = 4_000_000_000_000_000_000
 
     /// Accepted timestamps (ns).
     public static let timestampNanoseconds: ClosedRange<Int64> = -timestampLimit...timestampLimit
 
-    /// The timestamp limit as text, for messages: `±2^62 ns (±146 years)`.
-    public static let timestampRangeText = "±2^62 ns (±4611686018427387904 ns, about ±146 years)"
+    /// The timestamp limit as text, for messages.
+    public static let timestampRangeText = "±4000000000000000000 ns (±4e18 ns, about ±126 years)"
 
     /// The time-in-seconds limit (plain CSV `time_s`) as text.
-    public static let secondsRangeText = "±4611686018.427387904 s (±2^62 ns, about ±146 years)"
+    public static let secondsRangeText = "±4000000000 s (±4e9 s, about ±126 years)"
 
     /// Whether `t` (ns) is an accepted timestamp.
     @inline(__always)

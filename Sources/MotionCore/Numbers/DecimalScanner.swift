@@ -24,6 +24,14 @@ public enum DecimalScanner {
         }
     }
 
+    /// The bytes `utf8` as a finite `Double` in the grammar above, or nil (see ``double(_:)``).
+    public static func double(utf8: [UInt8]) -> Double? {
+        utf8.withUnsafeBufferPointer { b in
+            guard let p = b.baseAddress, let v = parseDouble(p, b.count), v.isFinite else { return nil }
+            return v
+        }
+    }
+
     /// `text` as an `Int64` (`[+-]? digits`, at most 19 digits, within Int64's range), or nil.
     public static func int64(_ text: String) -> Int64? {
         var text = text

@@ -61,7 +61,7 @@ struct RecordingRowParser: Sendable {
             let parsedTime = seconds
                 ? DecimalScanner.scanSecondsAsNanoseconds(&c, end)
                 : CSVFieldScanner.scanInt64(&c, in: bytes, nonDigits: nonDigits[c - base])
-            // In range: |t| <= 2^62, one unsigned comparison.
+            // In range: |t| <= InputLimits.timestampLimit, one unsigned comparison.
             guard let t = parsedTime, UInt64(bitPattern: t &+ InputLimits.timestampLimit) <= 2 &* UInt64(InputLimits.timestampLimit),
                   bytes[c] == comma else {
                 fail(&out, row: row, diagnose(rowStart, end))
