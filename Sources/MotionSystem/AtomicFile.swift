@@ -72,21 +72,27 @@ public final class AtomicFile {
         }
         // A unique name in the same directory, within NAME_MAX (255 bytes).
         let base = String(decoding: target.name.utf8.prefix(200), as: UTF8.self)
-        var created: (FileDescriptor, String)?
+        var created: (FileDescriptor, String, TemporaryFileCleanup.Registration?)?
         for _ in 0..<16 {
-            let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
             let candidate = (target.directory == "." ? "" : target.directory + "/") + ".\(base).\(suffix).tmp"
+            // Registered before it exists: a signal between the creation and the registration
+            // would otherwise leave the file behind. (A random 64-bit name that already exists,
+            // the only case where the handler could remove a file not ours, is not a real risk.)
+            let registration = TemporaryFileCleanup.register(candidate)
             do throws(SystemError) {
-                created = (try FileDescriptor.open(candidate, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode), candidate)
+                created = (try FileDescriptor.open(candidate, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode), candidate, registration)
                 break
-            } catch where error.errno == .exists {
-                continue
+            } catch {
+                if let registration { TemporaryFileCleanup.unregister(registration) }
+                if error.errno == .exists { continue }
+                throw error
             }
         }
-        guard let (fd, tmp) = created else { throw SystemError(.exists, call: "open", subject: target.directory, message: "no free temporary name") }
+        guard let (fd, tmp, registered) = created else { throw SystemError(.exists, call: "open", subject: target.directory, message: "no free temporary name") }
         file = fd
         temporaryPath = tmp
-        registration = TemporaryFileCleanup.register(tmp)
+        registration = registered
         if let keepMode, fchmod(fd.rawValue, keepMode) != 0 {
             let error = SystemError.current("fchmod", subject: tmp)
             discard()
