@@ -150,6 +150,32 @@ private func files(_ dir: String) throws -> [String] { try FileManager.default.c
         #expect(r.err.contains(message), "\(r.err)")
     }
 
+    /// Issue 13: with `--batch 5` an out-of-range timestamp was reported without file or line.
+    @Test(arguments: [["--batch", "5"], ["--latency", "1"], ["--batch", "1"]])
+    func outOfRangeTimestampsNameFileAndLineWhateverTheBatching(options: [String]) throws {
+        let path = try TestPaths.scratchFile("# motionbatch-recording: 1\ntimestamp_ns,accel_x,accel_y,accel_z\n0,1,2,3\n9223372036854775000,1,2,3\n")
+        let r = runCLI(["replay", path] + options)
+        #expect(r.code == 1)
+        #expect(r.err == "Error: \(path):4: column 1 (timestamp_ns): timestamp 9223372036854775000 ns is out of range (allowed \(InputLimits.timestampRangeText))\n")
+    }
+
+    /// Control characters in options and profile keys are shown escaped (two of the crashes the
+    /// fuzzers found; their inputs are in Fuzz/Corpus).
+    @Test func controlCharactersInOptionsAndKeysAreEscaped() throws {
+        let r = runCLI(["convert", "a.csv", "b.csv", "--from\u{4}9.3e9"])
+        #expect(r.code == 64 && r.err.hasPrefix("Error: Unknown option '--from\\x049.3e9'."), "\(r.err)")
+        let path = try TestPaths.scratchFile("{\"idle\\r_power_w\": 1}", name: "board.json")  // a JSON escape: the key holds a CR
+        let w = runCLI(["wakes", "--board", path])
+        #expect(w.code == 1 && w.err.contains("key 'idle\\x0d_power_w': unknown key"), "\(w.err)")
+        #expect(!r.err.utf8.contains(4) && !w.err.utf8.contains(0x0D))
+    }
+
+    @Test func aFullDeviceIsAFailureNotAPartialFile() throws {
+        let path = try TestPaths.scratchFile(plainRecording(rows: 100_000))
+        let r = runCLI(["convert", path, "/dev/full"])
+        #expect(r.code == 1 && r.err.contains("/dev/full: write failed: No space left on device"), "\(r.err)")
+    }
+
     @Test func aHugeBoardProfileIsRefusedAfterOneMebibyte() throws {
         let dir = try TestPaths.makeScratchDirectory().path
         let path = dir + "/huge.json"

@@ -99,6 +99,22 @@ struct AtomicFileTests {
         #expect(try contents(dir + "/out.csv") == "a")
     }
 
+    /// Two writers replacing the same file, their writes interleaved: the file is one of the two
+    /// outputs entirely, never a mix (issue 13: two `convert --force` interleaved their rows).
+    @Test func interleavedReplacingWritersLeaveOneWholeFile() throws {
+        let dir = try TestPaths.makeScratchDirectory().path
+        let a = try AtomicFile(path: dir + "/out.csv", existing: .replace)
+        let b = try AtomicFile(path: dir + "/out.csv", existing: .replace)
+        for i in 0..<100 {
+            try a.write(Array("a\(i)\n".utf8))
+            try b.write(Array("b\(i)\n".utf8))
+        }
+        try a.commit()
+        try b.commit()
+        #expect(try contents(dir + "/out.csv") == (0..<100).map { "b\($0)\n" }.joined())
+        #expect(try entries(dir) == ["out.csv"])
+    }
+
     @Test func directoriesAndMissingFoldersAreErrors() throws {
         let dir = try TestPaths.makeScratchDirectory().path
         #expect(throws: SystemError(.isDirectory, call: "open", subject: dir)) { try AtomicFile(path: dir, existing: .replace) }
