@@ -135,11 +135,8 @@ public final class OutputFile {
 
     /// Writes all of `bytes` (see ``write(_:)-(UnsafeRawBufferPointer)``).
     public func write(_ bytes: [UInt8]) throws(SystemError) {
-        var failure: SystemError?
-        bytes.withUnsafeBytes { b in
-            do throws(SystemError) { try write(b) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        precondition(!finished, "OutputFile written after commit or discard")
+        if let atomic { try atomic.write(bytes) } else { try file.write(bytes) }
     }
 
     /// Makes what was written so far durable where that means something: `fsync(2)` for a
