@@ -20,10 +20,13 @@ let package = Package(
         // One C loop for MotionCore's parser: the non-digit bitmap of a block (SSE2 `pmovmskb`, which
         // Swift's SIMD types cannot express). Only MotionCore imports it.
         .target(name: "CByteClass"),
-        // Step counter (streaming state machine over sample batches) and its evaluation helpers. No I/O.
+        // The one analysis pipeline (batch analyzers fed every delivery; the replay of a recording into
+        // it) and the analyzers: stream statistics, the step counter. State machines, no clock.
         .target(name: "MotionAnalysis", dependencies: ["MotionCore"]),
+        // Accuracy against the real datasets: manifest, truth files, metrics, targets and verdicts.
+        .target(name: "MotionEvaluation", dependencies: ["MotionAnalysis", "MotionCore", "MotionSystem"]),
         // Command-line parsing, help and the subcommands.
-        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis", "WakeCost", "MotionEmulator", "MotionIIO"]),
+        .target(name: "MotionCLI", dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis", "MotionEvaluation", "WakeCost", "MotionEmulator", "MotionIIO"]),
         // Wake-up, CPU-time, energy and FIFO-overflow model of sensor delivery settings (pure, no I/O).
         .target(name: "WakeCost", dependencies: ["MotionCore"]),
         // C helpers that build/parse Linux `struct uhid_event` (<linux/uhid.h>) for MotionEmulator.
@@ -40,11 +43,13 @@ let package = Package(
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
-        // What several test targets share: a seeded generator, the datasets' location, scratch folders.
-        .target(name: "MotionTestSupport", path: "Tests/MotionTestSupport"),
+        // What several test targets share: a seeded generator, the datasets' location, scratch folders,
+        // the batch-invariance check every analyzer is put through.
+        .target(name: "MotionTestSupport", dependencies: ["MotionAnalysis", "MotionCore"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionSystemTests", dependencies: ["MotionSystem", "MotionTestSupport"]),
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionSystem", "CByteClass", "MotionTestSupport"]),
-        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionCLI", "MotionTestSupport"]),
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionTestSupport"]),
+        .testTarget(name: "MotionEvaluationTests", dependencies: ["MotionEvaluation", "MotionAnalysis", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionSystem", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),

@@ -5,9 +5,9 @@ import MotionCore
 import MotionSystem
 import WakeCost
 
-/// File access shared by the commands (`wakes`, `calibrate`, `capture`, `emulate`), and the board
-/// option of `wakes` and `calibrate`. Every file the commands write goes through ``write(_:to:)``:
-/// atomically for a regular file, directly for a stream (`-`, a pipe, a terminal).
+/// File access shared by the commands (`wakes`, `calibrate`, `capture`, `emulate`, `replay`), and
+/// the board option of `wakes` and `calibrate`. Every file the commands write goes through
+/// ``write(_:to:)``: atomically for a regular file, directly for a stream (`-`, a pipe, a terminal).
 enum CLIFiles {
     /// Largest JSON input read (board profiles, capture statistics): ``JSONReader/maxBytes``.
     static let maxJSONBytes = JSONReader.maxBytes
@@ -40,6 +40,13 @@ enum CLIFiles {
         }
     }
 
+    /// The size of the file at `path` in bytes (for a progress bar's total), 0 when unknown
+    /// (`stat(2)`).
+    static func size(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
+    }
+
     /// Writes `text` to `path` (``OutputFile``: atomically, replacing a regular file; directly to a
     /// stream such as `-`).
     static func write(_ text: String, to path: String) throws(CLIError) {
@@ -69,6 +76,22 @@ enum CLIFiles {
         let bytes = try read(path)
         do {
             return try CaptureStats.parseJSON(bytes, file: path)
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+}
+
+extension CLIFiles {
+    /// A chip for `--chips`: a built-in name (case-insensitive) or a chip profile `FILE.json`.
+    static func chip(_ value: String) throws(CLIError) -> FIFOChip {
+        if let c = FIFOChip.builtIn(named: value) { return c }
+        guard value.hasSuffix(".json") || access(value, F_OK) == 0 else {
+            throw .usage("Unknown chip '\(DiagnosticText.escaped(value.utf8))' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")); or a chip profile FILE.json.")
+        }
+        let bytes = try read(value)
+        do {
+            return try FIFOChip.parseJSON(bytes, file: value)
         } catch {
             throw .failure(error.description)
         }

@@ -47,6 +47,54 @@ public enum HelpFormatter {
             let path = ([chain[0].name, "help"] + chain.dropFirst().map(\.name)).joined(separator: " ")
             out += "\n  See '\(path) <subcommand>' for detailed help.\n"
         }
+        return fitted(out)
+    }
+
+    /// The widest help line (columns), as swift-argument-parser wraps to the terminal.
+    static let width = 100
+
+    /// `text` with every line longer than ``width`` wrapped at spaces: continuation lines are
+    /// indented like the line's text (an option's help column, `USAGE:`'s arguments, the line's
+    /// own leading spaces). A single word longer than the width stays whole.
+    static func fitted(_ text: String) -> String {
+        var out: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.count > width else { out.append(String(line)); continue }
+            let leading = line.prefix { $0 == " " }.count
+            let indent: Int
+            if line.hasPrefix("USAGE: ") {
+                indent = 7
+            } else if leading == 2, line.dropFirst(2).first == "-" || line.dropFirst(2).first == "<", line.count > 24,
+                      line[line.index(line.startIndex, offsetBy: 22)..<line.index(line.startIndex, offsetBy: 24)] == "  " {
+                indent = 24
+            } else {
+                indent = leading
+            }
+            var current = String(line.prefix(leading))
+            let pad = String(repeating: " ", count: indent)
+            for word in words(line.dropFirst(leading), keepingBrackets: line.hasPrefix("USAGE: ")) {
+                let fresh = current.allSatisfy { $0 == " " }
+                if !fresh && current.count + 1 + word.count > width {
+                    out.append(current)
+                    current = pad + word
+                } else {
+                    current += (fresh ? "" : " ") + word
+                }
+            }
+            out.append(current)
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// `text` split at spaces; with `keepingBrackets`, a bracketed group (`[--chips <a,...>]`)
+    /// stays one word.
+    private static func words(_ text: Substring, keepingBrackets: Bool) -> [String] {
+        var out: [String] = []
+        var depth = 0
+        for token in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if keepingBrackets && depth > 0, let last = out.popLast() { out.append(last + " " + token) } else { out.append(String(token)) }
+            depth += token.filter { $0 == "[" }.count - token.filter { $0 == "]" }.count
+        }
         return out
     }
 

@@ -5,10 +5,10 @@
 /// With `.latency(L)`, a batch opens at its first sample `t0` and is delivered at `t0 + L`:
 /// every sample with timestamp `< t0 + L` belongs to it. With `.samples(N)` a batch is
 /// delivered when it holds `N` samples, at the last sample's timestamp.
-/// Call ``finish()`` at the end of the stream to flush what is pending.
-///
-/// Time arithmetic saturates at the limits of `Int64`, so no timestamp or latency traps: a
-/// delivery time beyond `Int64.max` is `Int64.max` (inputs within ``InputLimits`` never get there).
+/// Call ``finish()`` at the end of the stream to flush what is pending. Timestamps within
+/// ±``InputLimits/timestampLimit`` (``ReplaySession`` and the reader refuse others) keep every
+/// time difference in range; time arithmetic also saturates at the limits of `Int64`, so that no
+/// timestamp or latency traps (a delivery time beyond `Int64.max` is `Int64.max`).
 public struct Batcher: Sendable {
     /// The grouping rule.
     public let policy: DeliveryPolicy

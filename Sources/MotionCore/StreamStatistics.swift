@@ -1,6 +1,7 @@
-/// Running facts about a sample stream: count, span, effective rate, timestamp gaps and the
-/// batches it arrived in. A state machine fed batch by batch; its result depends only on the
-/// samples, never on how they were split into batches.
+/// Running facts about a sample stream: count, span, effective rate and timestamp gaps. A state
+/// machine fed batch by batch; its value depends only on the samples, never on how they were split
+/// into batches (how they were delivered is ``DeliveryReplay``'s account), so two statistics of
+/// the same stream are equal whatever the batching.
 ///
 /// Gaps are intervals longer than `gapFactor` × the nominal period. The nominal period is the
 /// declared sampling period when known, otherwise the median of the first
@@ -14,14 +15,10 @@ public struct StreamStatistics: Sendable, Equatable {
 
     /// Samples seen.
     public private(set) var sampleCount = 0
-    /// Batches seen (one per wake-up).
-    public private(set) var batchCount = 0
     /// Timestamp of the first sample (ns), if any.
     public private(set) var firstTimestamp: Int64?
     /// Timestamp of the last sample (ns), if any.
     public private(set) var lastTimestamp: Int64?
-    /// Largest number of samples in one batch.
-    public private(set) var largestBatch = 0
     /// Number of gaps found.
     public private(set) var gapCount = 0
     /// Longest gap (ns), 0 when none.
@@ -41,11 +38,9 @@ public struct StreamStatistics: Sendable, Equatable {
         if let r = declaredRateHz, InputLimits.rate.contains(r) { nominalPeriod = max(1, Int64((1e9 / r).rounded())) }
     }
 
-    /// Adds one delivered batch.
+    /// Adds the samples of one delivered batch.
     /// - Complexity: O(n) in the batch's samples.
     public mutating func add(_ batch: SampleBatch) {
-        batchCount += 1
-        largestBatch = max(largestBatch, batch.samples.count)
         for s in batch.samples { add(timestamp: s.timestamp) }
     }
 

@@ -3,7 +3,7 @@ import WakeCost
 
 extension FuzzTargets {
     /// The board-profile JSON: any bytes give a profile or an error naming the file, line and
-    /// column, printable; a profile that was read gives a wake-cost report (table, JSON, CSV) with
+    /// column, printable; a profile that was read gives a wake-cost report (table, text, JSON, CSV, HTML) with
     /// no NaN or infinity anywhere, across the widest rates and latencies the options accept.
     @Sendable public static func boardProfile(_ data: [UInt8]) {
         let profile: BoardProfile
@@ -19,7 +19,7 @@ extension FuzzTargets {
         for buffering in [Buffering.hardware, .software, .timed] {
             let report = WakeReport(board: profile, predictions: WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering,
                                                                                      sensors: [.accel, .gyro], board: profile))
-            for text in [report.table(), report.json(sensors: [.accel, .gyro]), report.csv()] {
+            for text in [report.table(), report.text(), report.json(), report.csv(), report.html(title: "fuzz")] {
                 FuzzInvariant.check(!FuzzInvariant.containsNonFiniteWord(text), "non-finite number in a report: \(text.prefix(400))")
             }
         }

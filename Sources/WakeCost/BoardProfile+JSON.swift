@@ -23,9 +23,7 @@ extension BoardProfile {
     ///   ``validate(file:)``).
     public static func parseJSON(_ data: [UInt8], file: String) throws(WakeCostError) -> BoardProfile {
         let object = try JSONObject.parse(data, file: file)
-        for key in object.keys where !jsonKeys.contains(key) {
-            throw object.error(key, "unknown key (allowed: \(jsonKeys.sorted().joined(separator: ", ")))")
-        }
+        try object.rejectUnknownKeys(jsonKeys)
         let name = try object.string("name") ?? String(file.split(separator: "/").last ?? Substring(file))
         let description = try object.string("description") ?? ""
         if let s = object["sources"] {
@@ -49,66 +47,13 @@ extension BoardProfile {
         }
         return profile
     }
-}
 
-/// A decoded top-level JSON object (``JSONReader``) with typed accessors whose errors name the
-/// file, the key and the line and column of the value.
-struct JSONObject {
-    /// The file name, for errors.
-    let file: String
-    /// The object.
-    let node: JSONNode
-
-    /// The keys in file order.
-    var keys: [String] { node.keys }
-    /// The member `key`, if present.
-    subscript(key: String) -> JSONNode? { node[key] }
-
-    /// Decodes `data`, which must hold one JSON object.
-    static func parse(_ data: [UInt8], file: String) throws(WakeCostError) -> JSONObject {
-        let node: JSONNode
-        do { node = try JSONReader.parse(data) } catch {
-            throw WakeCostError(file: file, problem: "not valid JSON: \(error.problem)", position: error.position)
-        }
-        guard case .object = node.value else {
-            throw WakeCostError(file: file, problem: "expected a JSON object at the top level, found \(node.kindName)", position: node.position)
-        }
-        return JSONObject(file: file, node: node)
-    }
-
-    /// An error about `key`, at its value's position (or the object's when it is missing).
-    func error(_ key: String, _ problem: String) -> WakeCostError {
-        WakeCostError(file: file, key: key, problem: problem, position: node[key]?.position ?? node.position)
-    }
-
-    /// A required number within `rule`.
-    func number(_ key: String, rule: ValueRule? = nil) throws(WakeCostError) -> Double {
-        guard let v = node[key] else { throw error(key, "missing (required number)") }
-        guard case .number(let d) = v.value else { throw error(key, "must be a number, got \(v.kindName)") }
-        if let rule, !rule.contains(d) { throw error(key, rule.problem(d.compactText)) }
-        return d
-    }
-
-    /// An optional number within `rule` (absent or null: nil).
-    func optionalNumber(_ key: String, rule: ValueRule? = nil) throws(WakeCostError) -> Double? {
-        guard let v = node[key] else { return nil }
-        if case .null = v.value { return nil }
-        return try number(key, rule: rule)
-    }
-
-    /// A required whole number within `rule`.
-    func count(_ key: String, rule: ValueRule = InputLimits.count) throws(WakeCostError) -> Int {
-        let d = try number(key)
-        guard d == d.rounded() else { throw error(key, "must be a whole number, got \(d.compactText)") }
-        guard rule.contains(d) else { throw error(key, rule.problem(d.compactText)) }
-        return Int(d)
-    }
-
-    /// An optional printable string.
-    func string(_ key: String) throws(WakeCostError) -> String? {
-        guard let v = node[key] else { return nil }
-        guard case .string(let s) = v.value else { throw error(key, "must be a string, got \(v.kindName)") }
-        guard DiagnosticText.isPrintable(s.utf8) else { throw error(key, "\(DiagnosticText.quoted(s)) contains control characters") }
-        return s
+    /// The profile as a JSON file `parseJSON` reads back: `name`, `description`, every numeric
+    /// key, and `sources` (key → where the value comes from), one key per line.
+    public func json(sources: [(String, String)]) -> String {
+        var members: [(String, JSONValue)] = [("name", .string(name)), ("description", .string(description))]
+        for (k, v) in parameters { members.append((k, .number(v))) }
+        members.append(("sources", .object(sources.map { ($0.0, .string($0.1)) })))
+        return JSONValue.object(members).serialized(pretty: true) + "\n"
     }
 }

@@ -47,4 +47,26 @@ public struct Calibration: Hashable, Sendable {
         b.perSampleS = perSampleS
         return b
     }
+
+    /// The complete profile `base` with the calibrated costs in place, named `<base>-calibrated`,
+    /// and where every value comes from (for the profile file's `sources`): the two calibrated
+    /// keys from `captures` (the capture files, in words), every other key from `base`.
+    public func profile(base: BoardProfile, captures: String) -> (profile: BoardProfile, sources: [(String, String)]) {
+        var p = applied(to: base)
+        p.name = base.name.hasSuffix("-calibrated") ? base.name : base.name + "-calibrated"
+        p.description = (base.description.isEmpty ? base.name : base.description) + "; CPU costs calibrated from " + captures
+        var sources: [(String, String)] = []
+        for (key, _) in p.parameters {
+            switch key {
+            case "userspace_return_s":
+                sources.append((key, "calibrated: a in cpu_time_s = a × userspace_returns + b × samples, solved through \(captures)"))
+            case "per_sample_s":
+                sources.append((key, "calibrated: b in cpu_time_s = a × userspace_returns + b × samples, solved through \(captures)"))
+            default:
+                sources.append((key, "from the base profile \(base.name)"))
+            }
+        }
+        if !warnings.isEmpty { sources.append(("calibration_warnings", warnings.joined(separator: "; "))) }
+        return (p, sources)
+    }
 }

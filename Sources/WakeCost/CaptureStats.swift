@@ -63,11 +63,8 @@ public struct CaptureStats: Hashable, Sendable {
     public static func parseJSON(_ data: [UInt8], file: String) throws(WakeCostError) -> CaptureStats {
         let o = try JSONObject.parse(data, file: file)
         if captureCommandKeys.isSubset(of: Set(o.keys)) { return try parseCaptureCommandJSON(o, file: file) }
-        for key in o.keys where !jsonKeys.contains(key) {
-            throw o.error(key, "unknown key (allowed: \(jsonKeys.sorted().joined(separator: ", ")))")
-        }
-        var deliveries: Int?
-        if try o.optionalNumber("device_deliveries") != nil { deliveries = try o.count("device_deliveries") }
+        try o.rejectUnknownKeys(jsonKeys)
+        let deliveries = try o.optionalCount("device_deliveries")
         let stats = CaptureStats(
             samples: try o.count("samples"), userspaceReturns: try o.count("userspace_returns"),
             voluntaryContextSwitches: try o.count("voluntary_ctxt_switches"),

@@ -1,55 +1,77 @@
 import MotionCore
 
-/// A sensor chip's hardware FIFO: its size in bytes and how many bytes each enabled sensor
-/// adds to one scan. Capacity in scans follows from the enabled channels. Sources of the
-/// built-in figures are in docs/wake-cost.md.
+/// A sensor chip's hardware FIFO: its size, and how many bytes one scan takes in it with the
+/// accelerometer alone and with accelerometer and gyroscope, *as the Linux driver configures
+/// the FIFO* (header or tag bytes and timestamp words included). Capacity in scans follows.
+/// The built-in chips and the datasheet sections behind every figure are in
+/// ``FIFOChip/builtIn`` and docs/wake-cost.md section 3.
 public struct FIFOChip: Hashable, Sendable {
-    /// Name used in reports (`LSM6DS3`).
+    /// Name used in reports and on the command line (`LSM6DS3`).
     public var name: String
     /// FIFO size (bytes).
     public var fifoBytes: Int
-    /// Bytes one accelerometer scan (3 axes) takes in the FIFO.
-    public var accelBytes: Int
-    /// Bytes one gyroscope scan takes in the FIFO; 0 when the chip has no gyroscope.
-    public var gyroBytes: Int
-    /// Sensors the chip always stores per scan whatever is enabled (the Linux bmi323 driver
-    /// always stores accel+gyro frames); empty when only the enabled sensors are stored.
-    public var alwaysStores: SensorSet
+    /// Bytes one accelerometer-only scan takes in the FIFO (a frame: data plus any header, tag or
+    /// timestamp the driver stores with it).
+    public var accelFrameBytes: Int
+    /// Bytes one accelerometer + gyroscope scan takes; nil when the chip has no gyroscope.
+    public var accelGyroFrameBytes: Int?
+    /// What a frame holds, in words (`6-byte data set + 6-byte timestamp set`).
+    public var frameLayout: String
+    /// The source of the size and the frame layout: datasheet name, document number, revision
+    /// and section (and the Linux driver where it decides the layout).
+    public var source: String
+    /// The mainline Linux driver and whether it batches in this FIFO (watermark interrupt /
+    /// `buffer/hwfifo_*`), or reads every sample on its own interrupt.
+    public var linuxDriver: String
+    /// Whether the mainline Linux driver batches in the FIFO (hardware buffering is then real).
+    public var linuxBatches: Bool
     /// Whether the size is an assumption rather than a datasheet figure.
     public var isAssumed: Bool
 
-    /// Creates a chip description.
-    public init(name: String, fifoBytes: Int, accelBytes: Int, gyroBytes: Int, alwaysStores: SensorSet = [], isAssumed: Bool = false) {
+    /// Creates a chip description. Call ``validate(file:)`` on values from outside.
+    public init(name: String, fifoBytes: Int, accelFrameBytes: Int, accelGyroFrameBytes: Int?, frameLayout: String = "",
+                source: String = "", linuxDriver: String = "", linuxBatches: Bool = true, isAssumed: Bool = false) {
         self.name = name
         self.fifoBytes = fifoBytes
-        self.accelBytes = accelBytes
-        self.gyroBytes = gyroBytes
-        self.alwaysStores = alwaysStores
+        self.accelFrameBytes = accelFrameBytes
+        self.accelGyroFrameBytes = accelGyroFrameBytes
+        self.frameLayout = frameLayout
+        self.source = source
+        self.linuxDriver = linuxDriver
+        self.linuxBatches = linuxBatches
         self.isAssumed = isAssumed
     }
 
-    /// Bytes one scan takes with `sensors` enabled (sensors the chip lacks are ignored).
+    /// Whether the chip has a gyroscope.
+    public var hasGyro: Bool { accelGyroFrameBytes != nil }
+
+    /// Bytes one scan takes with `sensors` enabled (a gyroscope the chip lacks is ignored).
     public func bytesPerScan(_ sensors: SensorSet) -> Int {
-        let stored = alwaysStores.isEmpty ? sensors : alwaysStores
-        var b = 0
-        if stored.contains(.accel) { b += accelBytes }
-        if stored.contains(.gyro) { b += gyroBytes }
-        return b == 0 ? accelBytes : b
+        if sensors.contains(.gyro), let both = accelGyroFrameBytes { return both }
+        return accelFrameBytes
     }
 
     /// Whole scans the FIFO holds with `sensors` enabled: ⌊FIFO bytes / bytes per scan⌋.
     public func capacity(_ sensors: SensorSet) -> Int { fifoBytes / bytesPerScan(sensors) }
 
-    /// ST LSM6DS3: 8 KiB FIFO of 6-byte (3 × 16-bit) entries, one per sensor per scan
-    /// (the Linux st_lsm6dsx driver's `max_fifo_size = 1365` entries).
-    public static let lsm6ds3 = FIFOChip(name: "LSM6DS3", fifoBytes: 8192, accelBytes: 6, gyroBytes: 6)
-    /// Bosch BMI323: 2 KiB FIFO of 16-bit words; the Linux driver stores 6-word accel+gyro frames.
-    public static let bmi323 = FIFOChip(name: "BMI323", fifoBytes: 2048, accelBytes: 6, gyroBytes: 6, alwaysStores: [.accel, .gyro])
-    /// Analog Devices ADXL372: 512-sample FIFO, one 16-bit sample per axis (accelerometer only).
-    public static let adxl372 = FIFOChip(name: "ADXL372", fifoBytes: 1024, accelBytes: 6, gyroBytes: 0)
-    /// A HID sensor hub: the buffer is hub-firmware defined; ASSUMED 4 KiB with 32-bit values.
-    public static let hidSensorHub = FIFOChip(name: "HID-hub", fifoBytes: 4096, accelBytes: 12, gyroBytes: 12, isAssumed: true)
+    /// Largest FIFO accepted from outside (1 GiB): far above any sensor's, small enough that every
+    /// derived figure stays exact.
+    public static let maximumFIFOBytes = 1 << 30
 
-    /// The built-in chips, in report order.
-    public static let builtIn: [FIFOChip] = [lsm6ds3, bmi323, adxl372, hidSensorHub]
+    /// Checks that the sizes are possible: FIFO in 1 B...1 GiB, frames positive, a frame not larger
+    /// than the FIFO, the two-sensor frame not smaller than the one-sensor frame.
+    /// - Throws: ``WakeCostError`` naming `file` and the key.
+    public func validate(file: String) throws(WakeCostError) {
+        guard fifoBytes > 0, fifoBytes <= Self.maximumFIFOBytes else {
+            throw WakeCostError(file: file, key: "fifo_bytes", problem: "must be in 1...\(Self.maximumFIFOBytes), got \(fifoBytes)")
+        }
+        guard accelFrameBytes > 0, accelFrameBytes <= fifoBytes else {
+            throw WakeCostError(file: file, key: "accel_frame_bytes", problem: "must be in 1...fifo_bytes (\(fifoBytes)), got \(accelFrameBytes)")
+        }
+        if let both = accelGyroFrameBytes {
+            guard both >= accelFrameBytes, both <= fifoBytes else {
+                throw WakeCostError(file: file, key: "accel_gyro_frame_bytes", problem: "must be in accel_frame_bytes (\(accelFrameBytes))...fifo_bytes (\(fifoBytes)), got \(both)")
+            }
+        }
+    }
 }

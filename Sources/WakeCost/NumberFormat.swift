@@ -41,6 +41,9 @@ enum NumberFormat {
         return String(format: "%.2g", v)
     }
 
+    /// `v` with 6 significant digits (`1.00002`): for comparisons whose sides are close.
+    static func precise(_ v: Double) -> String { String(format: "%.6g", v) }
+
     /// A JSON string literal (see ``JSONValue/quoted(_:)``).
     static func string(_ s: String) -> String { JSONValue.quoted(s) }
 

@@ -1,115 +1,150 @@
 import MotionCore
 
-/// Renders a sweep of predictions as an aligned terminal table, JSON, CSV or a self-contained
-/// HTML page with an SVG chart. Pure string building: the caller writes the result.
+/// The battery/wake-up comparison report: a sweep of predictions for one board, the replays of a
+/// recording when one was given, the recommendation and the headline. Renders as a terminal
+/// report (``text()``), JSON (``json(extra:)``), CSV (``csv()``) and a self-contained HTML page
+/// (``html(title:notes:sections:)``). Pure string building: the caller writes the result.
 public struct WakeReport: Sendable {
     /// The board costed.
     public var board: BoardProfile
     /// One prediction per configuration, rates outer, latencies inner.
     public var predictions: [WakeCostPrediction]
+    /// The chips whose FIFOs are judged.
+    public var chips: [FIFOChip]
+    /// Replays of the recording at the swept configurations (empty without a recording).
+    public var replays: [ConfigurationReplay]
+    /// Real captures to draw beside the model.
+    public var measured: [MeasuredPoint]
+    /// The recommended setting and why.
+    public var recommendation: Recommendation
+    /// Per-sample versus the recommended setting; nil when nothing is recommended.
+    public var headline: Headline?
 
-    /// Creates a report.
-    public init(board: BoardProfile, predictions: [WakeCostPrediction]) {
+    /// Creates a report, judging every prediction against `constraints`.
+    public init(board: BoardProfile, predictions: [WakeCostPrediction], chips: [FIFOChip] = FIFOChip.builtIn,
+                replays: [ConfigurationReplay] = [], measured: [MeasuredPoint] = [],
+                constraints: RecommendationConstraints = RecommendationConstraints()) {
         self.board = board
         self.predictions = predictions
+        self.chips = chips
+        self.replays = replays
+        self.measured = measured
+        recommendation = Recommendation.recommend(predictions: predictions, replays: replays, constraints: constraints)
+        headline = recommendation.chosen.map { Headline(board: board, batched: $0.prediction, predictions: predictions, replays: replays, chips: chips) }
     }
 
-    /// Column headers of the table, units in brackets.
-    static let tableHeaders = [
-        "rate [Hz]", "latency [s]", "deliveries [/h]", "sched wakeups [/h]", "returns [/h]",
-        "CPU [s/h]", "energy [J/h]", "power [W]", "battery [%/h]", "life [h]", "worst latency [s]", "FIFO",
-    ]
+    /// The JSON `schema` version of ``json(extra:)`` (2: headline, recommendation, chips and
+    /// visibility added; 1 was the unversioned object before).
+    public static let schemaVersion = 2
 
-    /// The FIFO cell: `all fit`, else each overflowing chip with the time to fill and the samples lost per hour.
-    static func fifoCell(_ p: WakeCostPrediction) -> String {
-        let over = p.fifo.filter { !$0.fits }
-        if over.isEmpty { return "all fit" }
-        return "overflow: " + over.map { "\($0.chip) full after \(NumberFormat.seconds($0.overflowAfterS ?? 0))s, loses \(NumberFormat.compact($0.lostSamplesPerHour))/h" }.joined(separator: "; ")
+    /// The enabled sensors of the sweep.
+    public var sensors: SensorSet { predictions.first?.configuration.sensors ?? .accel }
+    /// The buffering of the sweep.
+    public var buffering: Buffering { predictions.first?.configuration.buffering ?? .hardware }
+    /// The swept rates, in order.
+    public var rates: [Double] { Self.uniqueInOrder(predictions.map(\.configuration.rateHz)) }
+    /// The swept latencies, in order.
+    public var latencies: [Double] { Self.uniqueInOrder(predictions.map(\.configuration.latencyS)) }
+
+    /// `xs` without repeats, ascending.
+    public static func uniqueSorted(_ xs: [Double]) -> [Double] { Array(Set(xs)).sorted() }
+
+    static func uniqueInOrder(_ xs: [Double]) -> [Double] {
+        var seen = Set<Double>()
+        return xs.filter { seen.insert($0).inserted }
     }
 
-    /// An aligned table: numbers right-aligned, units in the headers, one row per configuration.
+    /// The per-sample prediction at `p`'s rate, when the sweep has one.
+    func perSample(at rate: Double) -> WakeCostPrediction? {
+        predictions.first { $0.configuration.rateHz == rate && $0.configuration.latencyS == 0 }
+    }
+
+    /// Whether `p` is the recommended setting.
+    func isRecommended(_ p: WakeCostPrediction) -> Bool {
+        recommendation.chosen?.prediction.configuration == p.configuration
+    }
+
+    /// The FIFO cell of the compact table: `ok`, `N tight` (fits but leaves less than the margin
+    /// free) or `N over` (overflows).
+    func fifoCell(_ p: WakeCostPrediction) -> String {
+        let over = p.fifo.filter { !$0.fits }.count
+        if over > 0 { return "\(over) over" }
+        let tight = p.fifo.filter { !$0.fits(margin: recommendation.constraints.fifoMargin) }.count
+        return tight > 0 ? "\(tight) tight" : "ok"
+    }
+
+    /// The compact table (at most 100 columns): one row per configuration, the recommended row
+    /// marked `*`; wake-ups per hour at the three levels, CPU, energy above idle, battery life,
+    /// its gain over per-sample delivery at the same rate, the model's worst delay, the FIFO.
     public func table() -> String {
-        var rows: [[String]] = [Self.tableHeaders]
+        var rows: [[String]] = []
         for p in predictions {
+            let gain = perSample(at: p.configuration.rateHz).map { NumberFormat.fixed((p.batteryLifeH / $0.batteryLifeH - 1) * 100, 2) } ?? "-"
             rows.append([
+                isRecommended(p) ? "*" : "",
                 NumberFormat.json(p.configuration.rateHz), NumberFormat.json(p.configuration.latencyS),
-                String(p.perHour.deviceDeliveries), String(p.perHour.schedulerWakeups), String(p.perHour.userspaceReturns),
-                NumberFormat.fixed(p.cpuActiveSPerHour, 3), NumberFormat.fixed(p.energyJPerHour, 3),
-                NumberFormat.fixed(p.averagePowerW, 4), NumberFormat.fixed(p.batteryPercentPerHour, 3),
-                NumberFormat.fixed(p.batteryLifeH, 2), NumberFormat.seconds(p.worstLatencyS), Self.fifoCell(p),
+                NumberFormat.compact(Double(p.perHour.deviceDeliveries)), NumberFormat.compact(Double(p.perHour.schedulerWakeups)),
+                NumberFormat.compact(Double(p.perHour.userspaceReturns)), NumberFormat.fixed(p.cpuActiveSPerHour, 3),
+                NumberFormat.fixed(p.energyJPerHour, 3), NumberFormat.fixed(p.batteryLifeH, 2), gain,
+                NumberFormat.seconds(p.worstLatencyS), fifoCell(p),
             ])
         }
-        let columns = Self.tableHeaders.count
-        var widths = [Int](repeating: 0, count: columns)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        var out = ""
-        for (k, r) in rows.enumerated() {
-            var line = ""
-            for (i, c) in r.enumerated() {
-                let pad = String(repeating: " ", count: widths[i] - c.count)
-                if i == columns - 1 { line += c } else { line += (k == 0 ? c + pad : pad + c) + "  " }
-            }
-            out += line + "\n"
-            if k == 0 { out += String(repeating: "-", count: line.count) + "\n" }
+        let header = [["", "rate", "latency", "device", "sched", "user", "CPU", "energy", "life", "gain", "delay", "FIFO"],
+                      ["", "[Hz]", "[s]", "[/h]", "[/h]", "[/h]", "[s/h]", "[J/h]", "[h]", "[%]", "[s]", ""]]
+        return TextTable.render(header: header, rows: rows, leftAligned: [0, 11])
+    }
+
+    /// The terminal report: a line on the board and sweep, the compact table and its legend, the
+    /// headline and the recommendation, each wrapped to 100 columns.
+    public func text() -> String {
+        var out = TextTable.wrap("Board \(board.name): idle \(NumberFormat.fixed(board.idlePowerW, 3)) W, active \(NumberFormat.fixed(board.activePowerW, 3)) W, "
+                                 + "battery \(NumberFormat.fixed(board.batteryWh, 2)) Wh usable; \(buffering.rawValue) buffering; sensors \(Self.sensorNames(sensors).joined(separator: "+")); "
+                                 + "\(chips.count) chip\(chips.count == 1 ? "" : "s") judged.")
+        out += table()
+        out += TextTable.wrap("Wake-ups per hour: device deliveries, scheduler wake-ups, userspace returns. gain: battery life over per-sample "
+                              + "delivery at the same rate. delay: the model's worst sample latency. FIFO: ok, N tight (fits with less than "
+                              + "\(NumberFormat.fixed(recommendation.constraints.fifoMargin * 100, 0)) % free) or N over (overflows); per chip in --json/--csv. * recommended.")
+        if !replays.isEmpty {
+            out += "\nReplay of the recording (visibility = delivery time - event time, including the analysis's own hold)\n"
+            out += replayTable()
         }
+        out += "\nHeadline\n"
+        if let h = headline {
+            for s in h.sentences { out += TextTable.wrap(s, indent: "  ") }
+        } else {
+            out += "  No setting meets the constraints, so there is no batched setting to compare.\n"
+        }
+        out += "\nRecommendation\n"
+        for s in recommendation.reasons { out += TextTable.wrap(s, indent: "  ") }
         return out
     }
 
-    /// The board's parameters as a JSON object.
-    func boardJSON() -> String {
-        var fields = ["\"name\": \(NumberFormat.string(board.name))", "\"description\": \(NumberFormat.string(board.description))"]
-        for (k, v) in board.parameters { fields.append("\"\(k)\": \(NumberFormat.json(v))") }
-        fields.append("\"wakeup_energy_j\": \(NumberFormat.json(board.wakeupEnergyJ))")
-        fields.append("\"battery_wh\": \(NumberFormat.json(board.batteryWh))")
-        return "{" + fields.joined(separator: ", ") + "}"
-    }
-
-    /// One configuration as a JSON object (keys documented in docs/wake-cost.md).
-    static func configurationJSON(_ p: WakeCostPrediction) -> String {
-        let c = p.configuration
-        let fifo = p.fifo.map { f in
-            "{\"chip\": \(NumberFormat.string(f.chip)), \"capacity_samples\": \(f.capacitySamples), \"bytes_per_sample\": \(f.bytesPerSample), \"fits\": \(f.fits), \"overflow_after_s\": \(f.overflowAfterS.map(NumberFormat.json) ?? "null"), \"lost_samples_per_hour\": \(NumberFormat.json(f.lostSamplesPerHour)), \"assumed\": \(f.isAssumed)}"
+    /// The replay as a compact table: per configuration the rate replayed, sample delays, steps,
+    /// step visibility (mean, worst) and the worst activity visibility (n/a without a classifier).
+    public func replayTable() -> String {
+        let header = [["rate", "replayed", "latency", "sample delay", "", "steps", "step visible", "", "activity"],
+                      ["[Hz]", "at [Hz]", "[s]", "worst [s]", "mean [s]", "", "mean [s]", "worst [s]", "worst [s]"]]
+        let rows = replays.map { r in
+            [NumberFormat.json(r.rateHz), NumberFormat.fixed(r.replayedRateHz, 1), NumberFormat.json(r.latencyS),
+             NumberFormat.seconds(r.worstSampleDelayS), NumberFormat.seconds(r.meanSampleDelayS), String(r.steps.count),
+             r.steps.meanS.map(NumberFormat.seconds) ?? "-", r.steps.maxS.map(NumberFormat.seconds) ?? "-",
+             r.activity?.maxS.map(NumberFormat.seconds) ?? "n/a"]
         }
-        let fields: [String] = [
-            "\"rate_hz\": \(NumberFormat.json(c.rateHz))",
-            "\"latency_s\": \(NumberFormat.json(c.latencyS))",
-            "\"batch_samples\": \(c.batchSamples)",
-            "\"buffering\": \(NumberFormat.string(c.isPerSample ? "per-sample" : c.buffering.rawValue))",
-            "\"samples_per_hour\": \(p.perHour.samples)",
-            "\"device_deliveries_per_hour\": \(p.perHour.deviceDeliveries)",
-            "\"scheduler_wakeups_per_hour\": \(p.perHour.schedulerWakeups)",
-            "\"process_wakeups_per_hour\": \(p.perHour.userspaceReturns)",
-            "\"cpu_active_s_per_hour\": \(NumberFormat.json(p.cpuActiveSPerHour))",
-            "\"energy_j_per_hour\": \(NumberFormat.json(p.energyJPerHour))",
-            "\"average_power_w\": \(NumberFormat.json(p.averagePowerW))",
-            "\"battery_percent_per_hour\": \(NumberFormat.json(p.batteryPercentPerHour))",
-            "\"battery_life_h\": \(NumberFormat.json(p.batteryLifeH))",
-            "\"worst_latency_s\": \(NumberFormat.json(p.worstLatencyS))",
-            "\"fifo\": [" + fifo.joined(separator: ", ") + "]",
-        ]
-        return "{" + fields.joined(separator: ", ") + "}"
+        return TextTable.render(header: header, rows: rows)
     }
 
-    /// `{"board": {...}, "sensors": [...], "configurations": [...]}` plus any `extra` top-level
-    /// members (already-encoded JSON values keyed by name), one configuration per line.
-    public func json(sensors: SensorSet, extra: [(String, String)] = []) -> String {
-        var names: [String] = []
-        if sensors.contains(.accel) { names.append("\"accel\"") }
-        if sensors.contains(.gyro) { names.append("\"gyro\"") }
-        var out = "{\n  \"board\": \(boardJSON()),\n  \"sensors\": [\(names.joined(separator: ", "))],\n  \"configurations\": [\n"
-        out += predictions.map { "    " + Self.configurationJSON($0) }.joined(separator: ",\n")
-        out += "\n  ]"
-        for (k, v) in extra { out += ",\n  \(NumberFormat.string(k)): \(v)" }
-        return out + "\n}\n"
+    /// `["accel"]` or `["accel", "gyro"]`.
+    static func sensorNames(_ s: SensorSet) -> [String] {
+        (s.contains(.accel) ? ["accel"] : []) + (s.contains(.gyro) ? ["gyro"] : [])
     }
 
     /// CSV with a header; one row per configuration; per chip a `fits` and a `lost` column.
     public func csv() -> String {
-        let chips = predictions.first?.fifo.map(\.chip) ?? []
+        let chipNames = predictions.first?.fifo.map(\.chip) ?? []
         var header = ["rate_hz", "latency_s", "batch_samples", "buffering", "device_deliveries_per_hour", "scheduler_wakeups_per_hour",
                       "process_wakeups_per_hour", "cpu_active_s_per_hour", "energy_j_per_hour", "average_power_w",
-                      "battery_percent_per_hour", "battery_life_h", "worst_latency_s"]
-        for c in chips { header += ["\(c)_fits", "\(c)_lost_samples_per_hour"] }
+                      "battery_percent_per_hour", "battery_life_h", "worst_latency_s", "recommended"]
+        for c in chipNames { header += ["\(c)_fits", "\(c)_lost_samples_per_hour"] }
         var out = header.joined(separator: ",") + "\n"
         for p in predictions {
             let c = p.configuration
@@ -117,7 +152,8 @@ public struct WakeReport: Sendable {
                        c.isPerSample ? "per-sample" : c.buffering.rawValue,
                        String(p.perHour.deviceDeliveries), String(p.perHour.schedulerWakeups), String(p.perHour.userspaceReturns),
                        NumberFormat.json(p.cpuActiveSPerHour), NumberFormat.json(p.energyJPerHour), NumberFormat.json(p.averagePowerW),
-                       NumberFormat.json(p.batteryPercentPerHour), NumberFormat.json(p.batteryLifeH), NumberFormat.json(p.worstLatencyS)]
+                       NumberFormat.json(p.batteryPercentPerHour), NumberFormat.json(p.batteryLifeH), NumberFormat.json(p.worstLatencyS),
+                       String(isRecommended(p))]
             for f in p.fifo { row += [String(f.fits), NumberFormat.json(f.lostSamplesPerHour)] }
             out += row.joined(separator: ",") + "\n"
         }

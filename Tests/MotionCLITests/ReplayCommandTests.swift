@@ -50,6 +50,9 @@ func replayResultsDoNotDependOnBatchSize(batch: String) throws {
     #expect(other.code == 0)
     #expect(analysisPart(other.out) != nil)
     #expect(analysisPart(other.out) == analysisPart(reference.out))
+    // Something was counted: equal outputs of an analysis that found nothing would prove nothing.
+    let steps = try #require(analysisPart(reference.out)?["steps"] as? Int)
+    #expect(steps > 20, "the 1.8 steps/s synthetic walk has about 36 steps, counted \(steps)")
 }
 
 @Test(.enabled(if: datasetsDir != nil, "needs ../shared/datasets"))
@@ -62,6 +65,7 @@ func replayOfRealRecordingsIsBatchInvariant() throws {
         #expect(a.code == 0 && b.code == 0, "\(f): \(a.err) \(b.err)")
         #expect(analysisPart(a.out) != nil)
         #expect(analysisPart(a.out) == analysisPart(b.out), "\(f)")
+        #expect((analysisPart(a.out)?["steps"] as? Int ?? 0) > 50, "\(f): the walk's steps are counted")
     }
 }
 

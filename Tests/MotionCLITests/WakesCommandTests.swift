@@ -45,6 +45,13 @@ func wakesTempDir() throws -> URL {
     (["wakes", "--buffering", "magic"], 64, "'--buffering'"),
     (["wakes", "--json", "--csv"], 64, "one of"),
     (["wakes", "--chips", "LSM9"], 64, "Unknown chip 'LSM9'"),
+    (["wakes", "--chips", "LSM6DS3,lsm6ds3"], 64, "given twice"),
+    (["wakes", "--chips", "/nonexistent/chip.json"], 1, "/nonexistent/chip.json: no such file"),
+    (["wakes", "--sensors", "gyro"], 64, "'--sensors'"),
+    (["wakes", "--sensors", "accel", "--gyro"], 64, "contradicts"),
+    (["wakes", "--max-delay", "-1"], 64, "'--max-delay'"),
+    (["wakes", "--fifo-margin", "1"], 64, "'--fifo-margin'"),
+    (["wakes", "--fifo-bytes", "3"], 64, "'--fifo-bytes'"),
     (["wakes", "--board", "/nonexistent/board.json"], 1, "/nonexistent/board.json: no such file"),
     (["calibrate", "--per-sample", "/nonexistent/a.json", "--batched", "/nonexistent/b.json"], 1, "/nonexistent/a.json: no such file"),
     (["calibrate", "--batched", "x.json"], 64, "--per-sample"),
@@ -97,7 +104,7 @@ func badArgumentsFailWithAClearMessage(args: [String], code: Int32, message: Str
     #expect(r.code == 0)
     #expect(r.out.hasPrefix("rate_hz,latency_s"))
     let html = try String(contentsOf: page, encoding: .utf8)
-    #expect(html.contains("<svg id=\"battery\"") && html.contains("<svg id=\"wakeups\""))
+    for id in ["chart-battery", "chart-energy", "chart-wakeups", "chart-fifo"] { #expect(html.contains("<svg id=\"\(id)\""), "\(id)") }
 }
 
 /// Writes a dataset-format CSV: 100 Hz, 60 s of walking-like vertical acceleration at 1.8 steps/s.

@@ -15,7 +15,6 @@ private func stats(_ samples: [Sample], batch: Int, rate: Double? = nil) -> Stre
     #expect(st.durationSeconds == 10)
     #expect(st.effectiveRateHz == 100)
     #expect(st.nominalPeriod == 10_000_000)
-    #expect(st.batchCount == 21)
 }
 
 @Test(arguments: [1, 2, 7, 64, 255, 256, 1000, 5000])

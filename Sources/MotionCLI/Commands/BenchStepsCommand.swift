@@ -8,10 +8,11 @@ import Darwin
 #endif
 
 /// `motionbatch bench steps [FILE] [--batch N] [--hours H] [--json]`: step-counter throughput on a
-/// recording held in memory, replayed end to end (timestamps shifted per repetition) until `H` hours
-/// of 100 Hz-equivalent samples (default 24 h = 8.64 million samples) have gone through one
-/// ``StepCounter`` on one core. Only the `process` calls are timed; the step buffer is reused, so the
-/// counter allocates nothing per sample. Build with `-c release` for meaningful figures.
+/// recording held in memory, cut into deliveries of N samples once and replayed end to end
+/// (timestamps shifted per repetition, untimed) until `H` hours of 100 Hz-equivalent samples
+/// (default 24 h = 8.64 million samples) have gone through the analysis pipeline's
+/// ``StepCountAnalyzer`` on one core, as every command runs it. Only the `consume` calls are timed.
+/// Build with `-c release` for meaningful figures.
 enum BenchStepsCommand {
     static var spec: CommandSpec {
         CommandSpec(
@@ -31,33 +32,31 @@ enum BenchStepsCommand {
                 let file = args.argument("FILE") ?? "../shared/datasets/steps/oxford/Samsung_Dario_Hard_InHand_1.csv"
                 let batch = try args.int("batch", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000)) ?? 1024
                 let hours = try args.double("hours", rule: ValueRule("duration", unit: "h", 0.001...1000)) ?? 24
-                var samples = try Recording.read(path: file).samples
+                let samples = try Recording.read(path: file).samples
                 guard samples.count > 1 else { throw CLIError.failure("\(file): needs at least 2 samples") }
                 let target = Int(hours * 3600 * 100)
                 let span = samples[samples.count - 1].timestamp - samples[0].timestamp
                 let shift = span + (span / Int64(samples.count - 1))
-                var counter = try StepCounter()
-                var steps: [Int64] = []
-                steps.reserveCapacity(1 << 16)
+                var batches = stride(from: 0, to: samples.count, by: batch).map { i in
+                    let part = Array(samples[i..<min(samples.count, i + batch)])
+                    return SampleBatch(samples: part, deliveredAt: part[part.count - 1].timestamp)
+                }
+                var pipeline = AnalysisPipeline()
+                let steps = pipeline.add(try StepCountAnalyzer())
                 var total = 0
-                var totalSteps = 0
                 var elapsed: Int64 = 0
                 while total < target {
                     let t0 = MonotonicClock.nanoseconds()
-                    try samples.withUnsafeBufferPointer { all in
-                        var i = 0
-                        while i < all.count {
-                            let end = min(all.count, i + batch)
-                            try counter.process(UnsafeBufferPointer(rebasing: all[i..<end]), into: &steps)
-                            i = end
-                        }
-                    }
+                    for b in batches { try pipeline.consume(b) }
                     elapsed += MonotonicClock.nanoseconds() - t0
                     total += samples.count
-                    totalSteps += steps.count
-                    steps.removeAll(keepingCapacity: true)
-                    for i in samples.indices { samples[i].timestamp += shift }
+                    for i in batches.indices {
+                        for j in batches[i].samples.indices { batches[i].samples[j].timestamp += shift }
+                        batches[i].deliveredAt += shift
+                    }
                 }
+                try pipeline.finish()
+                let totalSteps = pipeline.result(of: steps).count
                 let seconds = Double(elapsed) / 1e9
                 let rate = Double(total) / seconds
                 let goal = 20e6

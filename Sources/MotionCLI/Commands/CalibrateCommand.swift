@@ -1,8 +1,10 @@
+import MotionCore
 import WakeCost
 
-/// `motionbatch calibrate --per-sample FILE.json --batched FILE.json [--board NAME|FILE.json] [--json]`:
-/// derives the per-wake and per-sample CPU costs from two capture-stats files and prints them,
-/// with the board profile they give.
+/// `motionbatch calibrate --per-sample FILE.json --batched FILE.json [--board NAME|FILE.json] [--json]
+/// [--write-profile FILE]`: derives the per-wake and per-sample CPU costs from two capture-stats
+/// files, prints them, and writes the complete calibrated board profile (with provenance) that
+/// `wakes --board FILE` reads.
 enum CalibrateCommand {
     static var spec: CommandSpec {
         CommandSpec(
@@ -12,11 +14,15 @@ enum CalibrateCommand {
             Each FILE is a capture-stats JSON object (schema in docs/wake-cost.md): samples,
             userspace_returns, voluntary_ctxt_switches, cpu_time_s, duration_s, device_deliveries.
             Solves cpu_time_s = a * userspace_returns + b * samples for the two captures.
+            --write-profile FILE writes the base board's profile with a and b in place of
+            userspace_return_s and per_sample_s, every key's source in "sources"; pass it to
+            'motionbatch wakes --board FILE'.
             """,
             options: [
                 .option("per-sample", value: "FILE", help: "Capture stats of per-sample delivery (one return per sample)."),
                 .option("batched", value: "FILE", help: "Capture stats of batched delivery (hardware FIFO preferred)."),
                 .option("board", value: "NAME|FILE", help: "Board profile the costs are applied to (default rpi-4b)."),
+                .option("write-profile", value: "FILE", help: "Write the complete calibrated board profile (JSON, with sources) to FILE."),
                 .flag("json", help: "Print a JSON object instead of text."),
             ],
             run: { args, io in
@@ -32,16 +38,28 @@ enum CalibrateCommand {
                     throw CLIError.failure("\(perSamplePath), \(batchedPath): \((error as? WakeCostError)?.problem ?? "\(error)")")
                 }
                 for w in cal.warnings { io.err("warning: \(w)") }
-                let calibrated = cal.applied(to: board)
+                let (calibrated, sources) = cal.profile(base: board, captures: "\(perSamplePath) (per-sample) and \(batchedPath) (batched)")
+                if let path = args.string("write-profile") {
+                    // Only a profile `wakes --board` reads back is written (its values within BoardProfile.rules).
+                    do { try calibrated.validate(file: path) } catch { throw CLIError.failure("the calibrated profile cannot be written: \(error)") }
+                    try CLIFiles.write(calibrated.json(sources: sources), to: path)
+                    io.err("wrote \(path) (use: motionbatch wakes --board \(path))")
+                }
                 if args.flag("json") {
-                    let warnings = cal.warnings.map { "\"" + $0.replacingOccurrences(of: "\"", with: "'") + "\"" }.joined(separator: ", ")
-                    io.out("{\"per_wake_cpu_s\": \(cal.perWakeS), \"per_sample_cpu_s\": \(cal.perSampleS), \"board\": \"\(calibrated.name)\", \"userspace_return_s\": \(calibrated.userspaceReturnS), \"per_sample_s\": \(calibrated.perSampleS), \"warnings\": [\(warnings)]}")
+                    io.out(JSONValue.object([
+                        ("per_wake_cpu_s", .number(cal.perWakeS)), ("per_sample_cpu_s", .number(cal.perSampleS)),
+                        ("board", .string(board.name)), ("userspace_return_s", .number(calibrated.userspaceReturnS)),
+                        ("per_sample_s", .number(calibrated.perSampleS)), ("warnings", .array(cal.warnings.map { .string($0) })),
+                        ("profile_file", args.string("write-profile").map { .string($0) } ?? .null),
+                    ]).serialized())
                 } else {
                     io.out("per-wake CPU cost:   \(formatSeconds(cal.perWakeS))   (-> userspace_return_s)")
                     io.out("per-sample CPU cost: \(formatSeconds(cal.perSampleS))   (-> per_sample_s)")
                     io.out("per-sample capture:  \(p.samples) samples, \(p.userspaceReturns) returns, \(p.voluntaryContextSwitches) ctx switches, \(p.cpuTimeS) s CPU")
                     io.out("batched capture:     \(q.samples) samples, \(q.userspaceReturns) returns, \(q.voluntaryContextSwitches) ctx switches, \(q.cpuTimeS) s CPU")
-                    io.out("Use in a profile based on \(board.name): \"userspace_return_s\": \(calibrated.userspaceReturnS), \"per_sample_s\": \(calibrated.perSampleS)")
+                    if args.string("write-profile") == nil {
+                        io.out("Profile \(calibrated.name): \"userspace_return_s\": \(calibrated.userspaceReturnS), \"per_sample_s\": \(calibrated.perSampleS) (--write-profile FILE writes it whole)")
+                    }
                 }
             })
     }

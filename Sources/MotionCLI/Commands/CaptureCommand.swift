@@ -76,39 +76,47 @@ enum CaptureCommand {
 
     /// Where captured batches go: a ``RecordingWriter`` (with `--output`) created once the devices
     /// are configured (so the header states the rate read back and the timestamp clock in use), and
-    /// the step counter, fed each batch as it is delivered (when an accelerometer is captured).
+    /// the standard analysis pipeline (``StandardAnalyzers``: the step counter...), fed each batch as
+    /// it is delivered (when an accelerometer is captured).
     struct RecordingSink: CaptureSink {
         var make: (([CaptureStatistics.Device]) throws -> RecordingWriter)?
         var writer: RecordingWriter?
-        /// The live step counter; nil without an accelerometer, or after it rejected a batch.
-        var counter: StepCounter?
-        /// Why the step counter stopped, if it did (the capture goes on).
+        /// The live analysis; nil without an accelerometer, or after an analyzer rejected a batch.
+        var analysis: (pipeline: AnalysisPipeline, analyzers: StandardAnalyzers)?
+        /// Why the analysis stopped, if it did (the capture goes on).
         var stepProblem: String?
-        private var stepTimes: [Int64] = []
 
         init(countSteps: Bool) {
-            counter = countSteps ? try? StepCounter() : nil
+            analysis = countSteps ? try? StandardAnalyzers.pipeline(declaredRateHz: nil) : nil
         }
 
         mutating func begin(_ devices: [CaptureStatistics.Device]) throws { writer = try make?(devices) }
 
         mutating func write(_ batch: SampleBatch) throws {
             try writer?.append(batch)
-            guard counter != nil else { return }
-            do {
-                try counter!.process(batch, into: &stepTimes)
-                stepTimes.removeAll(keepingCapacity: true)
+            guard analysis != nil else { return }
+            do throws(AnalysisFailure) {
+                try analysis!.pipeline.consume(batch)
             } catch {
-                stepProblem = "\(error)"
-                counter = nil
+                stop(error)
             }
         }
 
-        mutating func close() throws { try writer?.close() }
+        mutating func close() throws {
+            if analysis != nil {
+                do throws(AnalysisFailure) { try analysis!.pipeline.finish() } catch { stop(error) }
+            }
+            try writer?.close()
+        }
 
-        /// Steps counted live, or nil when none were counted (no accelerometer, or the counter
+        private mutating func stop(_ failure: AnalysisFailure) {
+            stepProblem = failure.description
+            analysis = nil
+        }
+
+        /// Steps counted live, or nil when none were counted (no accelerometer, or an analyzer
         /// rejected a batch: see ``stepProblem``).
-        var steps: Int? { stepProblem == nil ? counter?.count : nil }
+        var steps: Int? { analysis.map { $0.pipeline.analyzer($0.analyzers.steps).count } }
     }
 
     static func batching(_ args: ParsedArguments) throws(CLIError) -> CapturePlan.Batching {

@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import MotionEvaluation
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,8 @@ import Darwin
 #endif
 
 /// `motionbatch eval`: accuracy evaluations against the real datasets (a command group, so that
-/// `eval activity` can join `eval steps`).
+/// `eval activity` can join `eval steps`). The evaluations themselves (datasets, metrics, targets,
+/// verdicts) are MotionEvaluation's; this parses the options and formats the figures.
 enum EvalCommand {
     static var spec: CommandSpec {
         CommandSpec(
@@ -45,32 +47,36 @@ enum EvalCommand {
                     throw CLIError.failure("\(dir)/manifest.csv: not found (pass the datasets folder)")
                 }
                 let errIO = io
-                var config = StepCounterConfiguration()
-                for p in args.strings("param") { try config.set(p) }
+                let config = try StepParameters.configuration(args.strings("param"))
                 let scale = try args.double("amplitude-scale", rule: ValueRule("amplitude scale", unit: "", 0.01...100)) ?? 1
-                let sweeps = try args.strings("sweep").map(parseSweep) + (args.flag("sensitivity") ? sensitivitySweeps(config) : [])
+                let sweeps = try args.strings("sweep").map(parseSweep) + (args.flag("sensitivity") ? StepEvaluation.sensitivitySweeps(config) : [])
+                func evaluate(_ c: StepCounterConfiguration, progress: (String) -> Void = { _ in }) throws(CLIError) -> [StepEvaluation.SetResult] {
+                    do { return try StepEvaluation(directory: dir, configuration: c, amplitudeScale: scale).run(progress: progress) } catch {
+                        throw .failure("\(error)")
+                    }
+                }
                 if !sweeps.isEmpty {
                     io.out("base: " + (args.strings("param").isEmpty ? "defaults" : args.strings("param").joined(separator: " "))
                            + (scale != 1 ? ", amplitude scale \(StepFormatting.jsonNumber(scale))" : ""))
-                    io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: config, amplitudeScale: scale).run(), label: "base"))
+                    io.out(summary(try evaluate(config), label: "base"))
                     for (name, values) in sweeps {
                         for v in values {
                             var c = config
                             let assignment = "\(name)=\(StepFormatting.jsonNumber(v))"
-                            do { try c.set(assignment) } catch {
+                            do { try StepParameters.apply(assignment, to: &c) } catch {
                                 io.out(pad(assignment, 30) + " invalid: \(error)")
                                 continue
                             }
-                            io.out(summary(try StepDatasetEvaluation(directory: dir, configuration: c, amplitudeScale: scale).run(), label: assignment))
+                            io.out(summary(try evaluate(c), label: assignment))
                         }
                     }
                     return
                 }
-                let results = try StepDatasetEvaluation(directory: dir, configuration: config, amplitudeScale: scale).run(progress: { p in
+                let results = try evaluate(config) { p in
                     if errIO.stderrIsTerminal { errIO.writeErr("\r\u{1B}[K\(p)") }
-                })
+                }
                 if io.stderrIsTerminal { io.writeErr("\r\u{1B}[K") }
-                let ok = verdicts(results).allSatisfy(\.met)
+                let ok = StepEvaluation.verdicts(results).allSatisfy(\.met)
                 if args.flag("json") {
                     io.out(json(results))
                 } else {
@@ -85,7 +91,7 @@ enum EvalCommand {
     /// Parses `NAME=V1,V2,...` for `--sweep`.
     static func parseSweep(_ text: String) throws -> (String, [Double]) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        let values = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Double($0) } : []
+        let values = parts.count == 2 ? parts[1].split(separator: ",").compactMap { DecimalScanner.double(String($0)) } : []
         guard parts.count == 2, !values.isEmpty, values.count == parts[1].split(separator: ",").count,
               StepCounterConfiguration().value(of: parts[0]) != nil else {
             throw CLIError.usage("--sweep expects NAME=V1,V2,... with a known parameter name, got '\(text)'")
@@ -93,37 +99,19 @@ enum EvalCommand {
         return (parts[0], values)
     }
 
-    /// The key parameters scaled by 0.7, 0.8, 1.2 and 1.3 (`--sensitivity`). For `minPeriodicity`
-    /// the scaled quantity is 1 − value (the tolerated non-periodic part), which keeps it below 1.
-    static func sensitivitySweeps(_ c: StepCounterConfiguration) -> [(String, [Double])] {
-        let names = ["minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity", "periodicityWindow",
-                     "periodicityTolerance", "weakRunIntervalRatio", "weakRunAmplitudeRatio", "maxIntervalRatio",
-                     "maxAmplitudeRatio", "minStepInterval", "maxHold"]
-        return names.map { name in
-            let v = c.value(of: name)!
-            let values = [0.7, 0.8, 1.2, 1.3].map { k -> Double in
-                let x = name == "minPeriodicity" ? 1 - (1 - v) * k : v * k
-                return (x * 1000).rounded() / 1000
-            }
-            return (name, values)
-        }
-    }
-
     /// One line of figures for `--sweep`/`--sensitivity`: Oxford (all, Samsung, Pixel+Nexus:
     /// MAPE/worst), precision/recall, Bangle walks MAPE/worst, non-walking false steps/h, latency,
     /// and the missed targets.
-    static func summary(_ results: [StepDatasetEvaluation.SetResult], label: String) -> String {
-        func group(_ files: [StepDatasetEvaluation.FileResult], _ keep: (String) -> Bool) -> String {
-            let e = files.filter { keep($0.path) }.compactMap { $0.errorPercent.map(abs) }
-            guard !e.isEmpty else { return "-" }
-            return f(e.reduce(0, +) / Double(e.count), 2) + "/" + f(e.max()!)
+    static func summary(_ results: [StepEvaluation.SetResult], label: String) -> String {
+        func group(_ r: StepEvaluation.SetResult, _ keep: (StepEvaluation.FileResult) -> Bool) -> String {
+            r.absoluteError(where: keep).map { f($0.mean, 2) + "/" + f($0.worst) } ?? "-"
         }
         var line = pad(label, 30)
         for r in results {
             switch r.set {
             case .oxford:
                 line += " oxford " + f(r.mape, 2) + "/" + f(r.maxAbsErrorPercent) + " P" + f(r.precision ?? 0, 3) + " R" + f(r.recall ?? 0, 3)
-                line += " | samsung " + group(r.files) { $0.contains("/Samsung_") } + " | pixel+nexus " + group(r.files) { !$0.contains("/Samsung_") }
+                line += " | samsung " + group(r) { $0.path.contains("/Samsung_") } + " | pixel+nexus " + group(r) { !$0.path.contains("/Samsung_") }
             case .bangleWalks:
                 line += " | bangle " + f(r.mape, 2) + "/" + f(r.maxAbsErrorPercent)
             case .nonWalking:
@@ -131,35 +119,8 @@ enum EvalCommand {
             }
         }
         line += " | latency " + f(results.map(\.maxLatencySeconds).max() ?? 0, 2)
-        let missed = verdicts(results).filter { !$0.met }.map { "\($0.set).\($0.name)" }
+        let missed = StepEvaluation.verdicts(results).filter { !$0.met }.map { "\($0.set).\($0.name)" }
         return line + (missed.isEmpty ? " | PASS" : " | FAIL " + missed.joined(separator: ","))
-    }
-
-    /// One aggregate figure against its target.
-    struct Verdict { var set: String; var name: String; var value: Double; var target: Double; var atMost: Bool
-        var met: Bool { atMost ? value <= target : value >= target }
-    }
-
-    static func verdicts(_ results: [StepDatasetEvaluation.SetResult]) -> [Verdict] {
-        typealias T = StepDatasetEvaluation.Target
-        var v: [Verdict] = []
-        for r in results {
-            let s = r.set.rawValue
-            switch r.set {
-            case .oxford:
-                v.append(Verdict(set: s, name: "mape_percent", value: r.mape, target: T.oxfordMAPE, atMost: true))
-                v.append(Verdict(set: s, name: "max_abs_error_percent", value: r.maxAbsErrorPercent, target: T.oxfordMaxError, atMost: true))
-                v.append(Verdict(set: s, name: "precision", value: r.precision ?? 0, target: T.oxfordPrecisionRecall, atMost: false))
-                v.append(Verdict(set: s, name: "recall", value: r.recall ?? 0, target: T.oxfordPrecisionRecall, atMost: false))
-            case .bangleWalks:
-                v.append(Verdict(set: s, name: "mape_percent", value: r.mape, target: T.bangleMAPE, atMost: true))
-                v.append(Verdict(set: s, name: "max_abs_error_percent", value: r.maxAbsErrorPercent, target: T.bangleMaxError, atMost: true))
-            case .nonWalking:
-                v.append(Verdict(set: s, name: "false_steps_per_hour", value: r.falseStepsPerHour, target: T.falseStepsPerHour, atMost: true))
-            }
-            v.append(Verdict(set: s, name: "max_latency_s", value: r.maxLatencySeconds, target: T.latencySeconds, atMost: true))
-        }
-        return v
     }
 
     static func f(_ x: Double, _ digits: Int = 1) -> String {
@@ -170,42 +131,36 @@ enum EvalCommand {
         s.count >= w ? s : (right ? String(repeating: " ", count: w - s.count) + s : s + String(repeating: " ", count: w - s.count))
     }
 
-    static func table(_ r: StepDatasetEvaluation.SetResult, io: CommandIO) {
+    static func table(_ r: StepEvaluation.SetResult, io: CommandIO) {
         io.out("== \(r.set.title) (\(r.files.count) files, \(f(r.hours, 2)) h)")
         let matched = r.set == .oxford
         io.out(pad("file", 44) + pad("truth", 7, right: true) + pad("counted", 9, right: true) + pad("error%", 9, right: true)
                + (matched ? pad("prec", 7, right: true) + pad("recall", 8, right: true) : "") + pad("latency_s", 11, right: true)
                + (r.set == .nonWalking ? pad("duration_s", 12, right: true) + pad("false", 7, right: true) : ""))
         for x in r.files {
-            let name = String(x.path.split(separator: "/").last ?? "")
-            var line = pad(name, 44) + pad("\(x.truth)", 7, right: true) + pad("\(x.counted)", 9, right: true)
+            var line = pad(x.fileName, 44) + pad("\(x.truth)", 7, right: true) + pad("\(x.counted)", 9, right: true)
                 + pad(x.errorPercent.map { ($0 >= 0 ? "+" : "") + f($0) } ?? "-", 9, right: true)
             if let m = x.matching { line += pad(f(m.precision, 3), 7, right: true) + pad(f(m.recall, 3), 8, right: true) }
             line += pad(f(x.maxLatencySeconds, 2), 11, right: true)
             if r.set == .nonWalking { line += pad(f(x.durationSeconds, 0), 12, right: true) + pad("\(x.excess)", 7, right: true) }
             io.out(line)
         }
-        for v in verdicts([r]) {
+        for v in StepEvaluation.verdicts([r]) {
             let digits = v.name.contains("precision") || v.name.contains("recall") ? 3 : 2
-            io.out("  target \(pad(v.name, 22)) \(pad(f(v.value, digits), 8, right: true)) \(v.atMost ? "<=" : ">=") \(f(v.target, digits))  \(v.met ? "met" : "NOT MET")")
+            io.out("  target \(pad(v.name, 22)) \(pad(f(v.value, digits), 8, right: true)) \(v.comparison.rawValue) \(f(v.target, digits))  \(v.met ? "met" : "NOT MET")")
         }
         if r.set == .nonWalking {
             io.out("  (false steps = steps counted beyond the manifest truth: \(r.falseSteps) in \(f(r.hours, 2)) h; total counted \(r.files.map(\.counted).reduce(0, +)), truth \(r.files.map(\.truth).reduce(0, +)))")
         }
         if r.set == .oxford {
             // Per device/user group (first two name parts), to show how the error spreads across held-out groups.
-            var groups: [String: [Double]] = [:]
-            for x in r.files {
-                let parts = (x.path.split(separator: "/").last ?? "").split(separator: "_")
-                groups[parts.prefix(2).joined(separator: "_"), default: []].append(abs(x.errorPercent ?? 0))
-            }
-            io.out("  by phone_user: " + groups.keys.sorted().map { k in "\(k) MAPE \(f(groups[k]!.reduce(0, +) / Double(groups[k]!.count)))% (\(groups[k]!.count))" }.joined(separator: ", "))
+            io.out("  by phone_user: " + r.mapeByGroup(\.phoneAndUser).map { "\($0.group) MAPE \(f($0.mape))% (\($0.files))" }.joined(separator: ", "))
         }
         io.out("")
     }
 
     /// The JSON document (keys documented in docs/step-counter.md).
-    static func json(_ results: [StepDatasetEvaluation.SetResult]) -> String {
+    static func json(_ results: [StepEvaluation.SetResult]) -> String {
         func q(_ s: String) -> String { StepFormatting.jsonString(s) }
         func n(_ x: Double) -> String { StepFormatting.jsonNumber(x) }
         var sets: [String] = []
@@ -222,7 +177,8 @@ enum EvalCommand {
             o += "\"false_steps\":\(r.falseSteps),\"false_steps_per_hour\":\(n(r.falseStepsPerHour)),\"max_latency_s\":\(n(r.maxLatencySeconds))}"
             sets.append(o)
         }
-        let v = verdicts(results).map { "{\"set\":\(q($0.set)),\"name\":\(q($0.name)),\"value\":\(n($0.value)),\"target\":\(n($0.target)),\"comparison\":\($0.atMost ? "\"<=\"" : "\">=\""),\"met\":\($0.met)}" }
-        return "{\"sets\":[\(sets.joined(separator: ","))],\"targets\":[\(v.joined(separator: ","))],\"all_targets_met\":\(verdicts(results).allSatisfy(\.met))}"
+        let verdicts = StepEvaluation.verdicts(results)
+        let v = verdicts.map { "{\"set\":\(q($0.set)),\"name\":\(q($0.name)),\"value\":\(n($0.value)),\"target\":\(n($0.target)),\"comparison\":\(q($0.comparison.rawValue)),\"met\":\($0.met)}" }
+        return "{\"sets\":[\(sets.joined(separator: ","))],\"targets\":[\(v.joined(separator: ","))],\"all_targets_met\":\(verdicts.allSatisfy(\.met))}"
     }
 }

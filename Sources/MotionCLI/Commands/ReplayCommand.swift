@@ -34,44 +34,59 @@ enum ReplayCommand {
         }
     }
 
+    /// What `replay` reports: the finished replay and where its results are.
+    struct Outcome {
+        var replay: RecordingReplay
+        var analyzers: StandardAnalyzers
+        var session: ReplaySession { replay.sessions[0] }
+        var statistics: StreamStatistics { session.pipeline.result(of: analyzers.stream) }
+        var steps: StepSummary { session.pipeline.result(of: analyzers.steps) }
+        var stepVisibility: EventVisibility { session.pipeline.visibility(of: analyzers.steps) }
+        /// When each activity change was announced; nil until the activity classifier is one of the
+        /// standard analyzers (then: `session.pipeline.visibility(of: analyzers.activity)`).
+        var activityVisibility: EventVisibility? { nil }
+    }
+
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         let path = args.argument("FILE")!
         let policy = try policy(args)
-        var bar = ProgressBar(label: "replay", total: Replay.fileSize(path), io: io)
+        var bar = ProgressBar(label: "replay", total: CLIFiles.size(path), io: io)
         let localIO = io
-        let result: Replay.Result
+        let outcome: Outcome
         do {
-            result = try Replay.run(path: path, policy: policy) { done, _ in bar.update(done, io: localIO) }
+            let (replay, analyzers) = try StandardAnalyzers.replay(path: path, policy: policy, progress: { bar.update($0, io: localIO) })
+            outcome = Outcome(replay: replay, analyzers: analyzers)
         } catch {
             bar.finish(io: localIO)
             throw CLIError.failure("\(error)")
         }
         bar.finish(io: io)
-        WarningReport.print(result.warnings, to: io)
+        WarningReport.print(outcome.replay.warnings, to: io)
         if args.flag("json") {
-            io.out(json(result).serialized(pretty: true))
+            io.out(json(outcome).serialized(pretty: true))
         } else {
-            io.writeOut(text(result))
+            io.writeOut(text(outcome))
         }
     }
 
     /// The `--json` object. Keys are documented in README.md ("replay --json").
-    static func json(_ r: Replay.Result) -> JSONValue {
+    static func json(_ r: Outcome) -> JSONValue {
         let st = r.statistics
-        let warnings = WarningReport.json(r.warnings)
+        let header = r.replay.header
+        let delivery = r.session.delivery
         var policyMembers: [(String, JSONValue)] = []
-        switch r.policy {
+        switch delivery.policy {
         case .samples(let n): policyMembers = [("mode", .string("samples")), ("samples", .number(n))]
         case .latency(let ns): policyMembers = [("mode", .string("latency")), ("latency_s", .number(Double(ns) / 1e9))]
         }
-        let members: [(String, JSONValue)] = [
-            ("file", .string(r.path)),
-            ("format", .string(formatName(r.header.format))),
-            ("sensors", .array((r.header.sensors.contains(.accel) ? [JSONValue.string("accel")] : []) + (r.header.sensors.contains(.gyro) ? [.string("gyro")] : []))),
+        return .object([
+            ("file", .string(r.replay.path)),
+            ("format", .string(formatName(header.format))),
+            ("sensors", .array((header.sensors.contains(.accel) ? [JSONValue.string("accel")] : []) + (header.sensors.contains(.gyro) ? [.string("gyro")] : []))),
             ("samples", .number(st.sampleCount)),
             ("duration_s", .number(st.durationSeconds)),
             ("effective_rate_hz", .number(st.effectiveRateHz)),
-            ("declared_rate_hz", .number(r.header.declaredRate)),
+            ("declared_rate_hz", .number(header.declaredRate)),
             ("gaps", .object([
                 ("count", .number(st.gapCount)),
                 ("longest_s", .number(Double(st.longestGap) / 1e9)),
@@ -79,41 +94,44 @@ enum ReplayCommand {
                 ("nominal_period_s", .number(st.nominalPeriod.map { Double($0) / 1e9 })),
             ])),
             ("delivery", .object(policyMembers)),
-            ("batches", .number(st.batchCount)),
-            ("largest_batch", .number(st.largestBatch)),
-            ("sample_delay_s", .object([("max", .number(r.worstSampleDelayS)), ("mean", .number(r.meanSampleDelayS))])),
+            ("batches", .number(delivery.deliveries)),
+            ("largest_batch", .number(delivery.largestDelivery)),
+            ("sample_delay_s", .object([("max", .number(delivery.worstDelayS)), ("mean", .number(delivery.meanDelayS))])),
             ("steps", .number(r.steps.count)),
-            ("step_times_s", .array(r.steps.map { .number(Double($0) / 1e9) })),
-            ("cadence_spm", .number(StepSummary(timestamps: r.steps).cadence)),
-            ("step_visibility_s", .object([
-                ("max", .number(r.stepVisibilityDelays.max().map { Double($0) / 1e9 })),
-                ("mean", .number(r.stepVisibilityDelays.isEmpty ? nil : Double(r.stepVisibilityDelays.reduce(0, +)) / Double(r.stepVisibilityDelays.count) / 1e9)),
-            ])),
-            ("warnings", warnings),
-        ]
-        return .object(members)
+            ("step_times_s", .array(r.steps.timestamps.map { .number(Double($0) / 1e9) })),
+            ("cadence_spm", .number(r.steps.cadence)),
+            ("step_visibility_s", visibilityJSON(r.stepVisibility)),
+            ("activity_visibility_s", visibilityJSON(r.activityVisibility)),
+            ("warnings", WarningReport.json(r.replay.warnings)),
+        ])
     }
 
-    static func text(_ r: Replay.Result) -> String {
+    /// `{max, mean}` of `v` in seconds; nulls without events or without the analysis (nil).
+    static func visibilityJSON(_ v: EventVisibility?) -> JSONValue {
+        .object([("max", .number(v?.worstSeconds)), ("mean", .number(v?.meanSeconds))])
+    }
+
+    static func text(_ r: Outcome) -> String {
         let st = r.statistics
+        let delivery = r.session.delivery
         func f(_ v: Double?, _ digits: Int = 3) -> String { v.map { formatFixed($0, digits) } ?? "-" }
         var lines: [(String, String)] = [
-            ("file", r.path),
-            ("format", formatName(r.header.format)),
+            ("file", r.replay.path),
+            ("format", formatName(r.replay.header.format)),
             ("samples", "\(st.sampleCount)"),
             ("duration", "\(f(st.durationSeconds)) s"),
             ("effective rate", "\(f(st.effectiveRateHz)) Hz"),
             ("gaps", "\(st.gapCount) (longest \(f(Double(st.longestGap) / 1e9)) s, ~\(st.estimatedMissingSamples) samples missing)"),
         ]
-        switch r.policy {
+        switch delivery.policy {
         case .samples(let n): lines.append(("delivery", "every \(n) samples"))
         case .latency(let ns): lines.append(("delivery", "max latency \(f(Double(ns) / 1e9)) s"))
         }
-        lines.append(("batches (wake-ups)", "\(st.batchCount) (largest \(st.largestBatch))"))
-        lines.append(("sample delay", "at most \(f(r.worstSampleDelayS)) s, mean \(f(r.meanSampleDelayS)) s (timestamp to delivery)"))
-        lines.append(("steps", "\(r.steps.count)" + (StepSummary(timestamps: r.steps).cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
-        if let worst = r.stepVisibilityDelays.max() {
-            lines.append(("step visible after", "at most \(f(Double(worst) / 1e9, 2)) s"))
+        lines.append(("batches (wake-ups)", "\(delivery.deliveries) (largest \(delivery.largestDelivery))"))
+        lines.append(("sample delay", "at most \(f(delivery.worstDelayS)) s, mean \(f(delivery.meanDelayS)) s (timestamp to delivery)"))
+        lines.append(("steps", "\(r.steps.count)" + (r.steps.cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
+        if let worst = r.stepVisibility.worstSeconds {
+            lines.append(("step visible after", "at most \(f(worst, 2)) s"))
         }
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"

@@ -1,168 +1,239 @@
+import MotionAnalysis
 import MotionCore
-import MotionSystem
 import WakeCost
 
-/// `motionbatch wakes [RECORDING] --rates 25,50,100,200 --latencies 0,0.1,1,5,10 --board NAME|FILE.json`:
-/// the wake-up, CPU, energy, battery and FIFO report for every rate × latency, as a table,
-/// `--json`, `--csv` or an `--html FILE` chart; `--measured FILE.json` compares a capture with
-/// the model.
+/// `motionbatch wakes [RECORDING] --rates ... --latencies ... --board NAME|FILE.json`: the
+/// battery/wake-up comparison report — per rate and latency the wake-ups, CPU time, energy,
+/// battery life and FIFO verdicts, the recommended setting for the user's constraints and the
+/// per-sample versus batched headline — as a compact table, `--json`, `--csv` or an `--html FILE`
+/// page; `--measured FILE.json` compares captures with the model.
 enum WakesCommand {
     static var spec: CommandSpec {
         CommandSpec(
             name: "wakes",
-            abstract: "Wake-ups, CPU time, energy, battery life and FIFO overflow for each rate and batch latency.",
+            abstract: "Wake-up and battery cost of each rate and batch latency, and the setting to use.",
             discussion: """
             Three levels of wake-up are counted per hour: device deliveries (interrupts/bursts that
             take the CPU out of idle), scheduler wake-ups of the reading task, and returns to
-            userspace. Every board parameter and its source is in docs/wake-cost.md.
-            Latency 0 is per-sample delivery. With a RECORDING the stream is also replayed at each
-            rate (decimated below its own) and latency through the batcher and the step counter:
-            the delay from each sample and each step to its delivery is reported, and the analysis
-            results must be identical across latencies.
+            userspace. Latency 0 is per-sample delivery. The recommendation is the cheapest setting
+            (least energy above idle) whose rate meets the analyses' minimum (12.5 Hz), whose batch
+            leaves --fifo-margin of every selected chip's FIFO free, and whose delay is within
+            --max-delay: with a RECORDING the measured worst step (or activity) visibility, else the
+            model's worst sample latency. The headline compares it with per-sample delivery.
+            With a RECORDING the stream is replayed at each rate (decimated below its own) and
+            latency through the batcher and the step counter; sensors default to what it holds.
+            Every parameter and its source: docs/wake-cost.md; --json keys: its section 6.
             """,
             arguments: [ArgumentSpec("RECORDING", help: "Recording to replay at each configuration (optional).", optional: true)],
             options: [
-                .option("rates", value: "HZ,...", help: "Sampling rates (default 25,50,100,200)."),
-                .option("latencies", value: "S,...", help: "Batch latencies in seconds (default 0,0.1,1,5,10)."),
+                .option("rates", value: "HZ,...", help: "Sampling rates (default 12.5,25,50,100,200)."),
+                .option("latencies", value: "S,...", help: "Batch latencies in seconds (default 0,0.1,0.2,0.5,1,2,5,10)."),
                 .option("board", value: "NAME|FILE", help: "rpi-zero-2w, rpi-4b, rpi-5, beaglebone-black, phone, or a profile FILE.json (default rpi-4b)."),
                 .option("battery-mah", value: "N", help: "Battery capacity in mAh (overrides the profile's)."),
                 .option("buffering", value: "MODE", help: "hardware (sensor FIFO, default), software (kernel watermark, reader woken by every sample) or timed (per-sample interrupts, reader woken once per batch: capture's default without a FIFO)."),
-                .flag("gyro", help: "Enable the gyroscope channels too (sets FIFO bytes per sample)."),
-                .option("chips", value: "NAME,...", help: "FIFO chips to judge (default LSM6DS3,BMI323,ADXL372,HID-hub); the first is shaded in --html."),
+                .option("sensors", value: "LIST", help: "accel or accel,gyro: the enabled channels, which set the FIFO frame size (default: the recording's, else accel)."),
+                .flag("gyro", help: "Same as --sensors accel,gyro."),
+                .option("chips", value: "NAME|FILE,...", help: "FIFO chips to judge: built-in names or chip profile FILE.json (default: all built-in; list in docs/wake-cost.md)."),
+                .option("fifo-bytes", value: "N", help: "Also judge a chip with an N-byte FIFO of raw 16-bit frames (6 bytes accel, 12 accel+gyro)."),
                 .option("hid-fifo-bytes", value: "N", help: "Your HID sensor hub's FIFO size in bytes (default: an assumed 4096)."),
-                .option("measured", value: "FILE", help: "Capture-stats JSON to compare with the model (one rate and one latency)."),
+                .option("max-delay", value: "S", help: "Recommend only settings whose steps (and activity changes) become visible within S seconds."),
+                .option("fifo-margin", value: "F", help: "Fraction of every FIFO a batch must leave free, 0 to 0.9 (default 0.2)."),
+                .option("measured", value: "FILE", help: "Capture-stats JSON to compare with the model (repeatable; drawn on the --html chart).", repeated: true),
                 .option("device-deliveries", value: "N", help: "With --measured: the measured device deliveries (e.g. the emulator's burst count)."),
-                .flag("json", help: "Print JSON (documented in docs/wake-cost.md)."),
+                .flag("json", help: "Print JSON (schema 2, documented in docs/wake-cost.md)."),
                 .flag("csv", help: "Print CSV."),
                 .option("html", value: "FILE", help: "Also write a self-contained HTML page with the charts."),
             ],
             run: { args, io in try run(args, &io) })
     }
 
+    /// Default rates: the analyses' minimum (12.5 Hz) and common output data rates above it.
+    static let defaultRates = [12.5, 25, 50, 100, 200]
+    /// Default latencies: per-sample and a 1-2-5 series from 0.1 s to 10 s.
+    static let defaultLatencies = [0, 0.1, 0.2, 0.5, 1, 2, 5, 10]
+
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         if args.flag("json") && args.flag("csv") { throw CLIError.usage("Choose one of '--json' and '--csv'.") }
-        let rates = try args.doubleList("rates", rule: InputLimits.rate) ?? [25, 50, 100, 200]
-        let latencies = try args.doubleList("latencies", rule: InputLimits.duration) ?? [0, 0.1, 1, 5, 10]
+        let rates = try args.doubleList("rates", rule: InputLimits.rate) ?? defaultRates
+        let latencies = try args.doubleList("latencies", rule: InputLimits.duration) ?? defaultLatencies
         var board = try CLIFiles.board(args.string("board") ?? "rpi-4b")
         if let mah = try args.double("battery-mah", rule: BoardProfile.rule(for: "battery_mah")) { board.batteryMAh = mah }
         let bufferingText = args.string("buffering") ?? "hardware"
         guard let buffering = Buffering(rawValue: bufferingText) else {
             throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware', 'software' or 'timed'.")
         }
-        let sensors: SensorSet = args.flag("gyro") ? [.accel, .gyro] : .accel
-        var builtInChips = FIFOChip.builtIn
-        if let hid = try args.int("hid-fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 1...1_073_741_824)) {
-            builtInChips = builtInChips.map { c in
-                guard c.name == FIFOChip.hidSensorHub.name else { return c }
-                var d = c
-                d.fifoBytes = hid
-                d.isAssumed = false
-                return d
-            }
-        }
-        var chips = builtInChips
-        if let names = args.string("chips") {
-            chips = []
-            for n in names.split(separator: ",").map({ $0.trimmingCharacters(in: Character(" ")) }) {
-                guard let c = builtInChips.first(where: { $0.name.lowercased() == n.lowercased() }) else {
-                    throw CLIError.usage("Unknown chip '\(n)' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")).")
-                }
-                chips.append(c)
-            }
-        }
+        let recording = args.argument("RECORDING")
+        let sensors = try sensorSet(args, recording: recording)
+        let chips = try chipSelection(args)
+        let margin = try args.double("fifo-margin", rule: ValueRule("FIFO margin", unit: "", 0...0.9)) ?? RecommendationConstraints.defaultFIFOMargin
+        let constraints = RecommendationConstraints(maxDelayS: try args.double("max-delay", rule: InputLimits.duration), fifoMargin: margin,
+                                                    requirements: AnalysisRequirement.all)
 
-        if args.string("device-deliveries") != nil && args.string("measured") == nil {
+        if args.string("device-deliveries") != nil && args.strings("measured").isEmpty {
             throw CLIError.usage("'--device-deliveries' goes with '--measured <file>'.")
         }
-        if let measuredPath = args.string("measured") {
-            try measured(measuredPath, rates: args.string("rates") == nil ? nil : rates,
-                         latencies: args.string("latencies") == nil ? nil : latencies,
-                         buffering: args.string("buffering") == nil ? nil : buffering,
-                         deviceDeliveries: try args.int("device-deliveries", rule: InputLimits.count),
-                         sensors: sensors, board: board, json: args.flag("json"), io: &io)
+        if !args.strings("measured").isEmpty {
+            try measured(args, rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board,
+                         chips: chips, constraints: constraints, io: &io)
             return
         }
 
         let predictions = WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board, chips: chips)
-        let report = WakeReport(board: board, predictions: predictions)
-
-        var replay: [ReplayResult] = []
-        if let recording = args.argument("RECORDING") {
-            replay = try WakesReplay.run(recording: recording, rates: rates, latencies: latencies)
-        }
+        var outcome: WakesReplay.Outcome?
+        if let recording { outcome = try WakesReplay.run(recording: recording, rates: rates, latencies: latencies) }
+        let report = WakeReport(board: board, predictions: predictions, chips: chips,
+                                replays: configurationReplays(outcome?.rows ?? [], rates: rates), constraints: constraints)
 
         if let htmlPath = args.string("html") {
-            var notes = ["Buffering: \(buffering.rawValue); sensors: \(args.flag("gyro") ? "accel+gyro" : "accel"). Red rings: the first chip's FIFO overflows at that setting (samples lost). Model and sources: docs/wake-cost.md."]
-            var sections: [(String, [[String]])] = []
-            if !replay.isEmpty {
-                notes.append(WakesReplay.summary(replay))
-                sections.append(("Replay of \(args.argument("RECORDING") ?? "")", WakesReplay.rows(replay)))
-            }
-            try CLIFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)", notes: notes, sections: sections), to: htmlPath)
-            io.err("wrote \(OutputFile.displayName(htmlPath))")
+            var notes: [String] = []
+            if let outcome { notes.append(WakesReplay.summary(outcome)) }
+            try CLIFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name)" + (recording.map { ", \($0)" } ?? ""), notes: notes), to: htmlPath)
+            io.err("wrote \(htmlPath)")
         }
         if args.flag("json") {
-            io.writeOut(report.json(sensors: sensors, extra: replay.isEmpty ? [] : [("replay", WakesReplay.json(replay))]))
+            io.writeOut(report.json(extra: outcome.map { [("replay", WakesReplay.json($0))] } ?? []))
         } else if args.flag("csv") {
             io.writeOut(report.csv())
         } else {
-            io.out("Board \(board.name): idle \(fmt(board.idlePowerW)) W, active \(fmt(board.activePowerW)) W, battery \(fmt(board.batteryWh)) Wh usable; buffering \(buffering.rawValue); sensors \(args.flag("gyro") ? "accel+gyro" : "accel").")
-            io.writeOut(report.table())
-            if !replay.isEmpty {
+            io.writeOut(report.text())
+            if let outcome {
                 io.out("")
-                io.writeOut(WakesReplay.table(replay))
+                for line in WakesReplay.summary(outcome).split(separator: "\n") { io.writeOut(TextTable.wrap(String(line))) }
             }
         }
     }
 
-    static func fmt(_ v: Double) -> String {
-        let s = String(Double((v * 1000).rounded()) / 1000)
-        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    /// `--sensors` / `--gyro`, else the recording's sensors, else the accelerometer alone.
+    static func sensorSet(_ args: ParsedArguments, recording: String?) throws -> SensorSet {
+        var chosen: SensorSet?
+        if let text = args.string("sensors") {
+            switch text.replacingOccurrences(of: " ", with: "").lowercased() {
+            case "accel": chosen = .accel
+            case "accel,gyro", "gyro,accel": chosen = [.accel, .gyro]
+            default: throw CLIError.usage("The value '\(text)' is invalid for '--sensors': expected 'accel' or 'accel,gyro'.")
+            }
+        }
+        if args.flag("gyro") {
+            if chosen == .accel { throw CLIError.usage("'--gyro' contradicts '--sensors accel'.") }
+            chosen = [.accel, .gyro]
+        }
+        if let chosen { return chosen }
+        guard let recording else { return .accel }
+        do {
+            return try RecordingReader(path: recording).header.sensors
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
     }
 
-    /// Measured mode: the capture beside the model at the capture's configuration (from the
-    /// command line, else from the capture file when it records one).
-    static func measured(_ path: String, rates: [Double]?, latencies: [Double]?, buffering: Buffering?, deviceDeliveries: Int?,
-                         sensors: SensorSet, board: BoardProfile, json: Bool, io: inout CommandIO) throws {
-        var capture = try CLIFiles.capture(path)
-        if let d = deviceDeliveries { capture.deviceDeliveries = d }
-        if let latencies, latencies.count != 1 { throw CLIError.usage("With '--measured' give the capture's one latency: '--latencies L'.") }
-        if let rates, rates.count != 1 { throw CLIError.usage("With '--measured' give at most one rate (default: the capture's).") }
-        var config: WakeConfiguration
-        if let recorded = capture.configuration {
-            config = recorded
-            config.sensors = sensors
-            if let l = latencies?.first { config.policy = .latency(seconds: l) }
-        } else {
-            guard let l = latencies?.first else {
-                throw CLIError.usage("'\(path)' does not record its configuration: give '--latencies L' (and '--buffering').")
+    /// `--chips` (names or chip profiles), `--hid-fifo-bytes` and `--fifo-bytes`.
+    static func chipSelection(_ args: ParsedArguments) throws -> [FIFOChip] {
+        var chips = FIFOChip.builtIn
+        if let names = args.string("chips") {
+            chips = []
+            for n in names.split(separator: ",").map({ $0.trimmingCharacters(in: Character(" ")) }) {
+                let c = try CLIFiles.chip(n)
+                if chips.contains(where: { $0.name == c.name }) { throw CLIError.usage("Chip '\(c.name)' is given twice in '--chips'.") }
+                chips.append(c)
             }
-            config = WakeConfiguration(rateHz: capture.rateHz, latencyS: l, buffering: .hardware, sensors: sensors)
         }
-        if let r = rates?.first { config.rateHz = r }
-        if let b = buffering { config.buffering = b }
-        let rate = config.rateHz
-        let latency = config.latencyS
-        let cmp = MeasuredComparison.compare(capture, configuration: config, board: board)
-        let bufferingName = config.isPerSample ? "per-sample" : config.buffering.rawValue
-        if json {
-            let rows = cmp.rows.map { r in
-                "{\"quantity\": \"\(r.quantity)\", \"measured\": \(r.measured.map { "\($0)" } ?? "null"), \"predicted\": \(r.predicted), \"difference\": \(r.difference.map { "\($0)" } ?? "null"), \"difference_percent\": \(r.differencePercent.map { "\($0)" } ?? "null")}"
+        if let hid = try args.int("hid-fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 1...Double(FIFOChip.maximumFIFOBytes))) {
+            chips = chips.map { c in
+                guard c.name == FIFOChip.hidSensorHub.name else { return c }
+                var d = c
+                d.fifoBytes = hid
+                d.isAssumed = false
+                d.source = "--hid-fifo-bytes \(hid)"
+                return d
             }
-            io.out("{\"capture\": \"\(path)\", \"board\": \"\(board.name)\", \"rate_hz\": \(rate), \"latency_s\": \(latency), \"buffering\": \"\(bufferingName)\", \"samples\": \(capture.samples), \"rows\": [\(rows.joined(separator: ", "))]}")
-            return
         }
-        io.out("Capture \(path): \(capture.samples) samples in \(capture.durationS) s (\(fmt(capture.rateHz)) Hz); model: \(board.name), \(fmt(rate)) Hz, latency \(latency) s, \(bufferingName) buffering")
-        let header = ["quantity", "measured", "model", "difference", "difference [%]"]
-        var rows = [header]
-        for r in cmp.rows {
-            rows.append([r.quantity, r.measured.map { fmt($0) } ?? "n/a", fmt(r.predicted), r.difference.map { fmt($0) } ?? "n/a",
-                         r.differencePercent.map { fmt($0) } ?? "n/a"])
+        if let bytes = try args.int("fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 6...Double(FIFOChip.maximumFIFOBytes))) {
+            chips.append(FIFOChip(name: "custom-\(bytes)B", fifoBytes: bytes, accelFrameBytes: 6, accelGyroFrameBytes: bytes >= 12 ? 12 : nil,
+                                  frameLayout: "raw 16-bit x, y, z per sensor, no header", source: "--fifo-bytes \(bytes)",
+                                  linuxDriver: "(not known)", linuxBatches: true))
         }
-        var widths = [Int](repeating: 0, count: header.count)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        for r in rows {
-            io.out(r.enumerated().map { i, c in i == 0 ? c + String(repeating: " ", count: widths[i] - c.count) : String(repeating: " ", count: widths[i] - c.count) + c }.joined(separator: "  "))
+        return chips
+    }
+
+    /// The replayer's rows as the report's per-configuration replays: one per swept rate and
+    /// latency (a rate at or above the recording's own stands for the replay at its own rate).
+    static func configurationReplays(_ rows: [WakesReplay.Row], rates: [Double]) -> [ConfigurationReplay] {
+        let own = rows.map(\.rateHz).filter { !rates.contains($0) }
+        var out: [ConfigurationReplay] = []
+        for rate in rates {
+            let exact = rows.filter { $0.rateHz == rate }
+            let group = exact.isEmpty ? rows.filter { r in own.contains(r.rateHz) && r.rateHz <= rate } : exact
+            for r in group {
+                out.append(ConfigurationReplay(rateHz: rate, replayedRateHz: r.rateHz, latencyS: r.latencyS,
+                                               worstSampleDelayS: r.worstDelayS, meanSampleDelayS: r.meanDelayS,
+                                               steps: VisibilityDelays(delaysS: r.stepDelaysS),
+                                               activity: r.activityDelaysS.map(VisibilityDelays.init)))
+            }
+        }
+        return out
+    }
+
+    /// Measured mode: each capture beside the model at the capture's configuration (from the
+    /// capture file when it records one, else `--rates` / `--latencies` / `--buffering`); with
+    /// `--html`, the default sweep (plus the captures' rates and latencies) with the captures drawn on it.
+    static func measured(_ args: ParsedArguments, rates: [Double], latencies: [Double], buffering: Buffering, sensors: SensorSet,
+                         board: BoardProfile, chips: [FIFOChip], constraints: RecommendationConstraints, io: inout CommandIO) throws {
+        let givenRates = args.string("rates") == nil ? nil : rates
+        let givenLatencies = args.string("latencies") == nil ? nil : latencies
+        if let givenLatencies, givenLatencies.count != 1 { throw CLIError.usage("With '--measured' give the captures' one latency: '--latencies L'.") }
+        if let givenRates, givenRates.count != 1 { throw CLIError.usage("With '--measured' give at most one rate (default: the capture's).") }
+        let deliveries = try args.int("device-deliveries", rule: InputLimits.count)
+        var points: [MeasuredPoint] = []
+        var objects: [JSONValue] = []
+        for path in args.strings("measured") {
+            var capture = try CLIFiles.capture(path)
+            if let d = deliveries { capture.deviceDeliveries = d }
+            var config: WakeConfiguration
+            if let recorded = capture.configuration {
+                config = recorded
+                config.sensors = sensors
+                if let l = givenLatencies?.first { config.policy = .latency(seconds: l) }
+            } else {
+                guard let l = givenLatencies?.first else {
+                    throw CLIError.usage("'\(path)' does not record its configuration: give '--latencies L' (and '--buffering').")
+                }
+                config = WakeConfiguration(rateHz: capture.rateHz, latencyS: l, buffering: .hardware, sensors: sensors)
+            }
+            if let r = givenRates?.first { config.rateHz = r }
+            if args.string("buffering") != nil { config.buffering = buffering }
+            let cmp = MeasuredComparison.compare(capture, configuration: config, board: board)
+            points.append(MeasuredPoint(label: path, capture: capture, configuration: config))
+            let bufferingName = config.isPerSample ? "per-sample" : config.buffering.rawValue
+            objects.append(.object([
+                ("capture", .string(path)), ("board", .string(board.name)), ("rate_hz", .number(config.rateHz)),
+                ("latency_s", .number(config.latencyS)), ("buffering", .string(bufferingName)), ("samples", .number(capture.samples)),
+                ("rows", .array(cmp.rows.map { r in
+                    .object([("quantity", .string(r.quantity)), ("measured", .number(r.measured)), ("predicted", .number(r.predicted)),
+                             ("difference", .number(r.difference)), ("difference_percent", .number(r.differencePercent))])
+                })),
+            ]))
+            if !args.flag("json") {
+                io.writeOut(TextTable.wrap("Capture \(path): \(capture.samples) samples in \(capture.durationS.compactText) s (\(fmt(capture.rateHz)) Hz); "
+                                           + "model: \(board.name), \(fmt(config.rateHz)) Hz, latency \(config.latencyS.compactText) s, \(bufferingName) buffering"))
+                let rows = cmp.rows.map { r in
+                    [r.quantity, r.measured.map { fmt($0) } ?? "n/a", fmt(r.predicted), r.difference.map { fmt($0) } ?? "n/a",
+                     r.differencePercent.map { fmt($0) } ?? "n/a"]
+                }
+                io.writeOut(TextTable.render(header: [["quantity", "measured", "model", "difference", "difference [%]"]], rows: rows, leftAligned: [0]))
+            }
+        }
+        if args.flag("json") { io.out((objects.count == 1 ? objects[0] : .array(objects)).serialized()) }
+        if let htmlPath = args.string("html") {
+            let sweepRates = WakeReport.uniqueSorted(defaultRates + points.map(\.configuration.rateHz))
+            let sweepLatencies = WakeReport.uniqueSorted(defaultLatencies + points.map(\.configuration.latencyS))
+            let predictions = WakeCostModel.sweep(rates: sweepRates, latencies: sweepLatencies, buffering: points.first?.configuration.buffering ?? buffering,
+                                                  sensors: sensors, board: board, chips: chips)
+            let report = WakeReport(board: board, predictions: predictions, chips: chips, measured: points, constraints: constraints)
+            try CLIFiles.write(report.html(title: "MotionBatch wake-up cost: \(board.name), measured captures"), to: htmlPath)
+            io.err("wrote \(htmlPath)")
         }
     }
+
+    /// At most three decimals, no trailing `.0`.
+    static func fmt(_ v: Double) -> String { ((v * 1000).rounded() / 1000).compactText }
 }

@@ -8,10 +8,14 @@ public enum InputLimits {
     /// clock's zero (boot time, the epoch — 2025 is 1.7 × 10^18 —, a recording's start). The span
     /// between any two accepted timestamps (≤ 8 × 10^18), even plus a ``duration`` (≤ 10^18 ns),
     /// stays within `Int64` (9.2 × 10^18).
-    public static let timestampLimit: Int64 = 4_000_000_000_000_000_000
+    ///
+    /// A computed constant, inlined: a stored global read in another module's hot loop costs a
+    /// `swift_once` per access (measured on the step counter's validation loop).
+    @inlinable
+    public static var timestampLimit: Int64 { 4_000_000_000_000_000_000 }
 
     /// Accepted timestamps (ns).
-    public static let timestampNanoseconds: ClosedRange<Int64> = -timestampLimit...timestampLimit
+    public static var timestampNanoseconds: ClosedRange<Int64> { -timestampLimit...timestampLimit }
 
     /// The timestamp limit as text, for messages.
     public static let timestampRangeText = "±4000000000000000000 ns (±4e18 ns, about ±126 years)"
@@ -20,7 +24,7 @@ public enum InputLimits {
     public static let secondsRangeText = "±4000000000 s (±4e9 s, about ±126 years)"
 
     /// Whether `t` (ns) is an accepted timestamp.
-    @inline(__always)
+    @inlinable
     public static func containsTimestamp(_ t: Int64) -> Bool { t >= -timestampLimit && t <= timestampLimit }
 
     /// Largest accepted |sample value|: 10^6 m/s² (about 100 000 g) for accelerometers and 10^6
