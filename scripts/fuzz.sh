@@ -19,12 +19,27 @@ RUNS="${RUNS:-10000}"
 # The fuzzer reports crashes itself; the Swift runtime's backtracer can hang after a trap here.
 export SWIFT_BACKTRACE=enable=no
 
+build_one() {
+    # The linker warns about every ASan symbol it cannot export; the warnings are harmless.
+    swift build --package-path Fuzz --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address \
+        --product "fuzz-$1" > "$SCRATCH/build-$1.log" 2>&1
+}
+
 build() {
+    mkdir -p "$SCRATCH"
     for t in "${TARGETS[@]}"; do
         echo "building fuzz-$t..." >&2
-        # The linker warns about every ASan symbol it cannot export; the warnings are harmless.
-        swift build --package-path Fuzz --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address \
-            --product "fuzz-$t" 2>&1 | grep -v "Cannot export local symbol" >&2
+        if ! build_one "$t"; then
+            # After sources of the main package moved, the fuzz package's build plan can name
+            # files that no longer exist ("missing inputs"): drop the plan and build again.
+            if grep -q "missing inputs" "$SCRATCH/build-$t.log"; then
+                rm -f "$SCRATCH"/*.yaml "$SCRATCH"/*/debug/description.json
+                build_one "$t" || { grep -v "Cannot export local symbol" "$SCRATCH/build-$t.log" >&2; exit 1; }
+            else
+                grep -v "Cannot export local symbol" "$SCRATCH/build-$t.log" >&2
+                exit 1
+            fi
+        fi
     done
 }
 
@@ -44,12 +59,16 @@ replay)
     build
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
+    # The same run every time: Swift's per-process hash seed changes the code paths (and so the
+    # coverage that steers the mutations) of every Set and Dictionary; -reload=0 stops libFuzzer
+    # from re-reading the corpus folders on a timer.
+    export SWIFT_DETERMINISTIC_HASHING=1
     failed=0
     for t in "${TARGETS[@]}"; do
         mkdir -p "$work/$t"
         # New inputs go to the scratch folder (first corpus argument); the committed corpus is
         # only read. Per-input timeout generous, so that a slow machine never fails at random.
-        if (cd "$work" && timeout 1800 "$OLDPWD/$(binary "$t")" -seed=1 -runs="$RUNS" -timeout=120 -rss_limit_mb=4096 \
+        if (cd "$work" && timeout 1800 "$OLDPWD/$(binary "$t")" -seed=1 -runs="$RUNS" -reload=0 -timeout=120 -rss_limit_mb=4096 \
                 -max_len=16384 -artifact_prefix="$work/crash-$t-" "$work/$t" "$OLDPWD/Fuzz/Corpus/$t" > "$work/$t.log" 2>&1); then
             echo "fuzz-$t: $(grep -E '^Done' "$work/$t.log" | tail -1) (corpus $(ls "Fuzz/Corpus/$t" | wc -l) entries)"
         else
