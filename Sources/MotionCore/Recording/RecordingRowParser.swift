@@ -79,7 +79,10 @@ struct RecordingRowParser: Sendable {
             // scanner, then the separator; any miss goes to `diagnose`.
             var k = 0
             while true {
-                guard let v = CSVFieldScanner.scanDouble(&c, in: bytes, nonDigits: nonDigits[c - base]) else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
+                // Within ±sampleMagnitude (false for NaN and infinities). Checked per value: a vector
+                // comparison with the limit after the row made the whole parse 1.5x slower.
+                guard let v = CSVFieldScanner.scanDouble(&c, in: bytes, nonDigits: nonDigits[c - base]),
+                      v.magnitude <= limit else { fail(&out, row: row, diagnose(rowStart, end)); break rows }
                 scratch.storeBytes(of: v, toByteOffset: 8 * k, as: Double.self)
                 k += 1
                 if k == valueCount { break }
@@ -87,11 +90,6 @@ struct RecordingRowParser: Sendable {
                 c += 1
             }
             let values = scratch.load(as: SIMD8<Double>.self)
-            // Within ±sampleMagnitude (false for NaN and infinities; unused lanes are 0).
-            guard all((values .<= SIMD8(repeating: limit)) .& (values .>= SIMD8(repeating: -limit))) else {
-                fail(&out, row: row, diagnose(rowStart, end))
-                break
-            }
             let gyro = hasGyro ? Vector3(values[3], values[4], values[5]) : Vector3.zero
             if hasLabels {
                 guard bytes[c] == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
