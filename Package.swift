@@ -15,8 +15,11 @@ let package = Package(
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
         .target(name: "MotionCore", dependencies: ["CByteClass", "MotionSystem"]),
-        // The one error value for system calls (`SystemError`, `Errno`) and the owned file descriptor.
-        .target(name: "MotionSystem"),
+        // The one error value for system calls (`SystemError`, `Errno`), the owned file descriptor and
+        // the one wrapper of each system call the I/O layers need (poll, timerfd, signals, clock, sched).
+        .target(name: "MotionSystem", dependencies: ["CSystem"]),
+        // Linux headers Swift's Glibc module lacks (`<sys/timerfd.h>`). Only MotionSystem imports it.
+        .systemLibrary(name: "CSystem"),
         // One C loop for MotionCore's parser: the non-digit bitmap of a block (SSE2 `pmovmskb`, which
         // Swift's SIMD types cannot express). Only MotionCore imports it.
         .target(name: "CByteClass"),
@@ -53,7 +56,7 @@ let package = Package(
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionSystem", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
-        .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore"]),
+        .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem"]),
         .testTarget(name: "MotionFuzzTargetsTests", dependencies: ["MotionFuzzTargets", "MotionCore", "MotionTestSupport"]),
     ]
 )

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages MotionBatch needs to build and test, when missing and running as root.
 #   scripts/install-deps.sh            build + unit tests (libiio-dev)
-#   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, ...)
+#   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, iiod, ...)
 #   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
 set -euo pipefail
 pkgs=(libiio-dev libiio-utils pkg-config)
 for a in "$@"; do
   case "$a" in
-    --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod) ;;
+    --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod) ;;
     --browser) pkgs+=(chromium) ;;
     *) echo "install-deps.sh: unknown option $a" >&2; exit 64 ;;
   esac

@@ -6,8 +6,8 @@
 #
 # Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build] [--debug]
 #   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-)
-#   --timeout S      hard limit for the whole QEMU run (default 480 s; the IIO reader's wake-up
-#                    tests measure 30 s windows, so a full run takes about 4-5 minutes)
+#   --timeout S      hard limit for the whole QEMU run (default 600 s; the IIO reader's wake-up
+#                    tests measure 30 s windows, so a full run takes about 6-8 minutes)
 #   --no-build       skip `swift build` (use the binary already in .build)
 #   --debug          test the debug build instead of the release build (CPU targets are only
 #                    checked against a release build)
@@ -19,7 +19,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT="$ROOT/.build/kernel-tests"
 CACHE=${KERNEL_TESTS_CACHE:-$ROOT/.build/kernel-cache}
 MEM=${KERNEL_TESTS_MEM:-768M}
-TIMEOUT=480
+TIMEOUT=600
 CONFIG=release
 ONLY=""
 BUILD=1
@@ -46,6 +46,7 @@ need qemu-system-x86_64 qemu-system-x86
 need cpio cpio
 need depmod kmod
 need iio_readdev libiio-utils
+need iiod iiod
 need python3 python3
 [ -x /bin/busybox ] && file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' || need_static_busybox=1
 [ "${need_static_busybox:-0}" = 1 ] && need_pkgs+=(busybox-static)
@@ -124,8 +125,17 @@ CONSOLE="$OUT/console.log"
 for v in "$ROOT" "$BIN" "$MODS" "$ONLY"; do
     case "$v" in *[[:space:]]*) die "paths and --only must not contain spaces: '$v'" ;; esac
 done
+# iiod in the guest is reached from the host through QEMU user networking: restrict=on (the guest
+# can reach nothing), the guest's port 30431 forwarded to a free port on the host's loopback
+# (chosen now: other runs of the harness may be using one).
+IIOD_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 APPEND="console=ttyS0 panic=-1 loglevel=4 mb.root=$ROOT mb.results=$RESULTS mb.bin=$BIN mb.moddir=$KDIR mb.only=${ONLY:-ALL}"
-log "booting $KPKG (tcg, timeout ${TIMEOUT}s)"
+log "booting $KPKG (tcg, timeout ${TIMEOUT}s, iiod on 127.0.0.1:$IIOD_PORT)"
+# Host-side clients of guest tests run while the guest runs (ready-file handshake over the
+# results share: scripts/kernel-tests/host-runner.sh).
+MB_BIN="$BIN" MB_RESULTS="$RESULTS" MB_ROOT="$ROOT" MB_IIOD_PORT="$IIOD_PORT" \
+    bash "$ROOT/scripts/kernel-tests/host-runner.sh" >"$OUT/host-runner.log" 2>&1 &
+HOST_RUNNER=$!
 set +e
 timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEM" -smp 1 \
     -no-reboot -nographic -nodefaults -serial stdio -monitor none \
@@ -133,8 +143,11 @@ timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEM" -smp 1
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$ROOT,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$RESULTS,mount_tag=results,security_model=none,multidevs=remap" \
+    -netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$IIOD_PORT-:30431" -device virtio-net-pci,netdev=n0 \
     </dev/null >"$CONSOLE" 2>&1
 qrc=$?
+touch "$RESULTS/qemu-exited"
+kill "$HOST_RUNNER" 2>/dev/null; wait "$HOST_RUNNER" 2>/dev/null
 set -e
 WALL=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$START" "$(date +%s.%N)")
 

@@ -7,6 +7,7 @@ enum CommandRegistry {
             ConvertCommand.spec,
             BenchCommand.spec,
             StepsCommand.spec,
+            ActivityCommand.spec,
             EvalCommand.spec,
             WakesCommand.spec,
             CalibrateCommand.spec,

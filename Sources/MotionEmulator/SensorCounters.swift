@@ -18,6 +18,18 @@ public struct SensorCounters: Equatable, Sendable, Codable {
     public var setReports = 0
     /// Times the recording restarted (with loop).
     public var loops = 0
+    /// Hub time (ns) of each delivery, the first ``burstTimesLimit`` of them: lets a test count
+    /// the deliveries made while a reader held the buffer (the hub keeps delivering after the
+    /// reader released it, until the kernel powers the sensor down or the emulator stops).
+    public var burstTimes: [Int64] = []
+    /// How many delivery times are kept.
+    public static let burstTimesLimit = 100_000
+
+    /// Counts one delivery at hub time `time`.
+    public mutating func noteBurst(at time: Int64) {
+        bursts += 1
+        if burstTimes.count < Self.burstTimesLimit { burstTimes.append(time) }
+    }
 
     /// Creates zeroed counters.
     public init() {}

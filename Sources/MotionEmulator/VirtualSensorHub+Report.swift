@@ -8,7 +8,8 @@ extension VirtualSensorHub {
     /// `sensor_state`, `report_interval_ms`, `report_latency_ms`, `fifo_enabled` (latency > 0),
     /// `queued`, `samples_generated`, `samples_sent`, `samples_dropped`, `samples_discarded`,
     /// `bursts`, `max_burst`, `get_reports`, `set_reports`, `loops`, `exhausted`,
-    /// `history` [{`t_s`, `property`, `value`}].
+    /// `history` [{`t_s`, `property`, `value`}], `burst_times_s` (each delivery's time, the first
+    /// ``SensorCounters/burstTimesLimit``).
     public func sensorsJSON(origin: Int64) -> JSONValue {
         .array(sensors.map { s in
             let f = s.features, c = s.counters
@@ -33,6 +34,7 @@ extension VirtualSensorHub {
                 ("set_reports", .int(Int64(c.setReports))),
                 ("loops", .int(Int64(c.loops))),
                 ("exhausted", .bool(s.exhausted)),
+                ("burst_times_s", .array(c.burstTimes.map { .double(Double($0 - origin) / 1e9) })),
                 ("history", .array(s.history.map {
                     .object([("t_s", .double(Double($0.time - origin) / 1e9)), ("property", .string($0.property)), ("value", .int(Int64($0.value)))])
                 })),

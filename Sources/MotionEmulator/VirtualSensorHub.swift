@@ -94,7 +94,7 @@ public struct VirtualSensorHub: Sendable {
                 while let flush = sensors[i].nextFlush, flush <= now {
                     fill(i, until: flush)
                     let batch = sensors[i].fifo.drain()
-                    if !batch.isEmpty { actions.append(contentsOf: deliverBurst(batch, sensor: i)) }
+                    if !batch.isEmpty { actions.append(contentsOf: deliverBurst(batch, sensor: i, at: flush)) }
                     if sensors[i].exhausted && sensors[i].fifo.isEmpty {
                         sensors[i].nextFlush = nil
                     } else {
@@ -162,7 +162,7 @@ public struct VirtualSensorHub: Sendable {
                 if new.reportLatencyMs == 0 {
                     fill(i, until: now)
                     let batch = sensors[i].fifo.drain()
-                    if !batch.isEmpty { actions += deliverBurst(batch, sensor: i) }
+                    if !batch.isEmpty { actions += deliverBurst(batch, sensor: i, at: now) }
                     sensors[i].nextFlush = nil
                 } else {
                     sensors[i].nextFlush = now + sensors[i].latency
@@ -202,14 +202,14 @@ public struct VirtualSensorHub: Sendable {
 
     private mutating func deliver(_ batch: [PendingSample], sensor i: Int) -> HubAction {
         sensors[i].counters.samplesSent += 1
-        sensors[i].counters.bursts += 1
+        sensors[i].counters.noteBurst(at: batch[0].time)
         sensors[i].counters.maxBurst = max(sensors[i].counters.maxBurst, 1)
         return .sendInput(report: report(batch[0], kind: sensors[i].kind))
     }
 
-    private mutating func deliverBurst(_ batch: [PendingSample], sensor i: Int) -> [HubAction] {
+    private mutating func deliverBurst(_ batch: [PendingSample], sensor i: Int, at time: Int64) -> [HubAction] {
         sensors[i].counters.samplesSent += batch.count
-        sensors[i].counters.bursts += 1
+        sensors[i].counters.noteBurst(at: time)
         sensors[i].counters.maxBurst = max(sensors[i].counters.maxBurst, batch.count)
         let kind = sensors[i].kind
         return batch.map { .sendInput(report: report($0, kind: kind)) }

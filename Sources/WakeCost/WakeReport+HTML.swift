@@ -220,12 +220,15 @@ extension WakeReport {
         return chart.svg(description: "For each chip and rate, the latencies beyond capacity / rate, where the FIFO overflows.")
     }
 
-    /// With a recording: the worst visibility delay of a step (or, without steps, of a sample)
+    /// With a recording: the delay the recommendation limits (``ConfigurationReplay/limitingDelay``:
+    /// the worst visibility of a step or an activity change, or without either of a sample)
     /// against latency, per rate; `--max-delay` as a dashed line; the recommended point.
     func visibilityChart() -> String {
         let hasSteps = replays.contains { $0.steps.maxS != nil }
-        func value(_ r: ConfigurationReplay) -> Double { hasSteps ? (r.steps.maxS ?? r.worstSampleDelayS) : r.worstSampleDelayS }
-        let what = hasSteps ? "worst step visibility" : "worst sample delay (no steps in the recording)"
+        let hasActivity = replays.contains { $0.activity?.maxS != nil }
+        func value(_ r: ConfigurationReplay) -> Double { r.limitingDelay.seconds }
+        let what = hasActivity ? "worst visibility (step or activity change)"
+            : hasSteps ? "worst step visibility" : "worst sample delay (no steps in the recording)"
         var chart = SVGChart(id: "chart-visibility", title: "Delay trade-off: \(what) [s] (axis from zero)")
         let x = chart.latencyAxis(latencies)
         let limit = recommendation.constraints.maxDelayS

@@ -31,7 +31,10 @@ import MotionIIO
         for start in stride(from: 0, to: samples.count, by: batch) {
             let part = Array(samples[start..<min(start + batch, samples.count)])
             try sink.write(SampleBatch(samples: part, deliveredAt: part.last!.timestamp))
+            // Live: steps still held for the activity decision are not counted yet, never more.
+            #expect((sink.steps ?? 0) <= reference.count)
         }
+        try sink.close()
         #expect(sink.steps == reference.count)
         #expect(sink.stepProblem == nil)
     }
@@ -73,5 +76,36 @@ import MotionIIO
         let n = try #require(try JSONSerialization.jsonObject(with: Data(none.serialized(pretty: false).utf8)) as? [String: Any])
         #expect(n["steps"] is NSNull && n["hardware_pedometer"] is NSNull)
         #expect(CaptureCommand.text(CaptureStatistics(), output: nil, steps: nil).contains("not counted"))
+    }
+
+    /// The live activity (current class, segments, time per class) and a chip's own activity
+    /// recognition beside it.
+    @Test func activityAndHardwareActivityAreReported() throws {
+        var sink = CaptureCommand.RecordingSink(countSteps: true)
+        let samples = CaptureSinkTests.walk(seconds: 30)
+        for start in stride(from: 0, to: samples.count, by: 50) {
+            let part = Array(samples[start..<min(start + 50, samples.count)])
+            try sink.write(SampleBatch(samples: part, deliveredAt: part.last!.timestamp))
+        }
+        #expect(sink.currentActivity == .walking)
+        try sink.close()
+        let chip = SensorDescription.Activity(channels: [.init(modifier: "still", confidence: 0), .init(modifier: "walking", confidence: 100)])
+        let hardware = CaptureStatsJSON.ChipActivity(device: "bma400", start: chip, end: chip,
+                                                     comparison: HardwareActivityComparison(ours: sink.currentActivity, hardwareModifier: chip.current))
+        let json = CaptureStatsJSON.make(CaptureStatistics(), uri: "local:", output: nil, steps: sink.steps, activity: sink.activity, hardwareActivity: hardware)
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(json.serialized(pretty: false).utf8)) as? [String: Any])
+        let a = try #require(o["activity"] as? [String: Any])
+        #expect(a["current"] as? String == "walking")
+        let segments = try #require(a["segments"] as? [[String: Any]])
+        #expect(segments.first?["start_s"] as? Double == 1 && segments.last?["label"] as? String == "walking")
+        #expect(Set((try #require(a["time_s"] as? [String: Double])).keys) == ["still", "walking", "running", "cycling", "vehicle", "unknown"])
+        let h = try #require(o["hardware_activity"] as? [String: Any])
+        #expect(h["device"] as? String == "bma400" && h["current"] as? String == "walking" && h["agree"] as? Bool == true)
+        #expect((h["end_percent"] as? [String: Int])?["walking"] == 100)
+        let text = CaptureCommand.text(CaptureStatistics(), output: nil, steps: sink.steps, activity: sink.activity, hardwareActivity: hardware)
+        #expect(text.contains("walking now;") && text.contains("bma400: activity walking (hardware: walking, agrees)"))
+        let none = CaptureStatsJSON.make(CaptureStatistics(), uri: "local:", output: nil, steps: nil)
+        let n = try #require(try JSONSerialization.jsonObject(with: Data(none.serialized(pretty: false).utf8)) as? [String: Any])
+        #expect(n["activity"] is NSNull && n["hardware_activity"] is NSNull)
     }
 }

@@ -27,7 +27,7 @@ func syntheticPlainCSV(seconds: Int = 20) -> String {
 /// The replay JSON object without the members that describe the delivery itself.
 private func analysisPart(_ out: String) -> NSDictionary? {
     guard let obj = try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any] else { return nil }
-    return obj.filter { !["batches", "largest_batch", "delivery", "step_visibility_s", "sample_delay_s"].contains($0.key) } as NSDictionary
+    return obj.filter { !["batches", "largest_batch", "delivery", "step_visibility_s", "activity_visibility_s", "sample_delay_s"].contains($0.key) } as NSDictionary
 }
 
 @Test func replayJSONIsValidAndDescribesTheStream() throws {

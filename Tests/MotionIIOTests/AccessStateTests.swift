@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import MotionIIO
+import MotionSystem
 
 struct AccessStateTests {
     @Test(arguments: [
@@ -16,14 +17,14 @@ struct AccessStateTests {
         (ENXIO, "accel_3d", true, "lost"),
     ])
     func mapsErrno(_ code: Int32, _ device: String?, _ during: Bool, _ expected: String) {
-        let s = AccessState.from(errno: code, device: device, path: "/dev/iio:device0", duringCapture: during)
+        let s = AccessState.from(errno: Errno(code), device: device, path: "/dev/iio:device0", duringCapture: during)
         #expect(s?.name == expected)
         #expect(s.map { !$0.message.isEmpty && !$0.remedy.isEmpty } == true)
     }
 
     @Test func otherErrorsAreNotAccessStates() {
-        #expect(AccessState.from(errno: EINVAL, device: "x", path: nil, duringCapture: false) == nil)
-        #expect(AccessState.from(errno: ETIMEDOUT, device: "x", path: nil, duringCapture: true) == nil)
+        #expect(AccessState.from(errno: .invalidArgument, device: "x", path: nil, duringCapture: false) == nil)
+        #expect(AccessState.from(errno: .timedOut, device: "x", path: nil, duringCapture: true) == nil)
     }
 
     /// The fresh probe decides first; once it found the device present and accessible, only an
@@ -48,7 +49,7 @@ struct AccessStateTests {
         case "lost": .lost(device: "accel_3d")
         default: nil
         }
-        let error = IIOError(code: code, call: "iio_device_attr_write", subject: "iio:device0/sampling_frequency")
+        let error = SystemError(Errno(code), call: "iio_device_attr_write", subject: "iio:device0/sampling_frequency")
         let s = AccessState.explaining(error, device: "accel_3d", probed: probed, duringCapture: during)
         #expect(s?.name == expected)
     }
@@ -134,36 +135,6 @@ struct CapturePlanTests {
         #expect(throws: CapturePlanError.invalidRate(-1)) {
             try CapturePlan.make(for: Self.sensor(), rate: -1, batching: .none, hasPollDescriptor: true)
         }
-    }
-}
-
-struct CaptureSessionTests {
-    @Test func normalPath() {
-        var s = CaptureSession()
-        #expect(s.handle(.start) == [.checkAccessAndConfigure] && s.state == .preparing)
-        #expect(s.handle(.prepared) == [.startStreaming] && s.state == .active)
-        #expect(s.handle(.stop(.duration)) == [.releaseBuffers] && s.state == .stopping)
-        #expect(s.handle(.stop(.signal(2))).isEmpty) // second stop ignored
-        #expect(s.stopReason == .duration)
-        #expect(s.handle(.released) == [.closeRecording])
-        #expect(s.handle(.recordingClosed).isEmpty && s.state == .saved)
-    }
-
-    @Test func failureWhilePreparingStillReleases() {
-        var s = CaptureSession()
-        _ = s.handle(.start)
-        #expect(s.handle(.stop(.failed("busy"))) == [.releaseBuffers])
-        #expect(s.stopReason?.isClean == false)
-        #expect(s.handle(.released) == [.closeRecording])
-        _ = s.handle(.recordingClosed)
-        #expect(s.state == .saved)
-    }
-
-    @Test func eventsOutOfOrderDoNothing() {
-        var s = CaptureSession()
-        #expect(s.handle(.prepared).isEmpty && s.state == .idle)
-        #expect(s.handle(.released).isEmpty)
-        #expect(s.handle(.stop(.duration)).isEmpty && s.state == .idle)
     }
 }
 

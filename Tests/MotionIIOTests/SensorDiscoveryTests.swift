@@ -1,5 +1,6 @@
 import Testing
 @testable import MotionIIO
+import MotionSystem
 
 /// Discovery through libiio's real XML backend (`iio_create_xml_context_mem`), with attribute
 /// values from tables because the XML backend cannot read values.
@@ -55,6 +56,28 @@ struct SensorDiscoveryTests {
         #expect(s.channel("accel_x")?.format?.bits == 12)
         #expect(s.fifo.isPresent == false)
         #expect(s.channel("temp")?.scale == nil)
+        let activity = try #require(s.activity)
+        #expect(activity.channels.map(\.modifier) == ["still", "walking", "running"])
+        #expect(activity.channels.map(\.confidence) == [0, 100, 0])
+        #expect(activity.current == "walking")
+    }
+
+    /// A device with only activity channels is found (kind activity-detector); unreadable values
+    /// are nil, out-of-range ones clamped to the ABI's 0-100; the XML backend alone reads nothing.
+    @Test func activityOnlyDeviceIsDiscovered() throws {
+        let ctx = try IIOContext(xml: XMLFixtures.activityOnly)
+        let s = try #require(SensorDiscovery.discover(in: ctx, values: .table(XMLFixtures.activityOnlyValues)).first)
+        #expect(s.kind == .activityDetector && !s.hasAccel && !s.hasGyro && s.stepCounter == nil)
+        #expect(s.activity?.channels.map(\.modifier) == ["still", "walking", "jogging", "running"])
+        #expect(s.activity?.channels.map(\.confidence) == [0, 20, 100, nil])
+        #expect(s.activity?.current == "jogging")
+        let live = try #require(SensorDiscovery.discover(in: ctx).first)
+        #expect(live.activity?.channels.allSatisfy { $0.confidence == nil } == true && live.activity?.current == nil)
+        // The activity to report: a readable one, preferring a captured device.
+        let bma = try #require(SensorDiscovery.discover(in: try IIOContext(xml: XMLFixtures.bma400), values: .table(XMLFixtures.bma400Values)).first)
+        #expect(SensorDescription.hardwareActivity(in: [s, bma], capturing: [bma])?.id == bma.id)
+        #expect(SensorDescription.hardwareActivity(in: [s, bma], capturing: [])?.id == s.id)
+        #expect(SensorDescription.hardwareActivity(in: [live], capturing: [live]) == nil)
     }
 
     @Test func xmlBackendHasNoValuesSoLiveSourceGivesNil() throws {
@@ -64,9 +87,10 @@ struct SensorDiscoveryTests {
         #expect(s.channel("accel_x")?.scale == nil)
         // The wrapper reports the libiio error with code and call.
         let dev = try #require(ctx.device(named: "accel_3d"))
-        #expect(throws: IIOError.self) { try dev.readBufferAttribute("hwfifo_timeout") }
+        #expect(throws: SystemError.self) { try dev.readBufferAttribute("hwfifo_timeout") }
         do { _ = try dev.readBufferAttribute("hwfifo_timeout") } catch {
-            #expect(error.code == 38) // ENOSYS
+            #expect(error.errno == .notImplemented) // ENOSYS
+            #expect(error.message?.isEmpty == false) // iio_strerror's text
             #expect(error.call == "iio_device_buffer_attr_read")
             #expect(error.subject == "iio:device0/buffer/hwfifo_timeout")
         }
@@ -78,11 +102,11 @@ struct SensorDiscoveryTests {
         #expect(SensorDiscovery.discover(in: ctx, values: .table([:])).isEmpty)
     }
 
-    @Test func badXMLAndBadURIGiveIIOError() {
-        #expect(throws: IIOError.self) { try IIOContext(xml: "<context") }
+    @Test func badXMLAndBadURIGiveSystemError() {
+        #expect(throws: SystemError.self) { try IIOContext(xml: "<context") }
         do { _ = try IIOContext(uri: "xml:/nonexistent/file.xml") } catch {
             #expect(error.call == "iio_create_context_from_uri")
-            #expect(error.code > 0)
+            #expect(error.errno.rawValue > 0)
             #expect(error.subject == "xml:/nonexistent/file.xml")
         }
     }

@@ -80,7 +80,8 @@ enum XMLFixtures {
         "iio:device0/buffer/hwfifo_enabled": "0",
     ]
 
-    /// bma400: 12-bit accel in 16-bit storage, a step counter channel, available rates list.
+    /// bma400: 12-bit accel in 16-bit storage, a step counter channel, activity channels
+    /// (`in_activity_{still,walking,running}_input`, confidence in percent), available rates list.
     static let bma400 = header + """
     <context name="xml" description="bma400">
     <device id="iio:device2" name="bma400">
@@ -89,6 +90,9 @@ enum XMLFixtures {
     \(axis("accel", "z", index: 2, format: "le:s12/16&gt;&gt;0", shared: ["scale", "sampling_frequency", "sampling_frequency_available"]))
     <channel id="temp" type="input"><attribute name="raw" filename="in_temp_raw"/></channel>
     <channel id="steps" type="input"><attribute name="input" filename="in_steps_input"/><attribute name="en" filename="in_steps_en"/></channel>
+    <channel id="activity_still" type="input"><attribute name="input" filename="in_activity_still_input"/></channel>
+    <channel id="activity_walking" type="input"><attribute name="input" filename="in_activity_walking_input"/></channel>
+    <channel id="activity_running" type="input"><attribute name="input" filename="in_activity_running_input"/></channel>
     \(timestamp(index: 4))
     </device>
     </context>
@@ -100,6 +104,28 @@ enum XMLFixtures {
         "iio:device2/in_accel_sampling_frequency_available": "12.5 25 50 100 200 400 800",
         "iio:device2/in_steps_input": "1234",
         "iio:device2/in_steps_en": "1",
+        "iio:device2/in_activity_still_input": "0",
+        "iio:device2/in_activity_walking_input": "100",
+        "iio:device2/in_activity_running_input": "0",
+    ]
+
+    /// mma9553-like pedometer: no accelerometer channels, a step counter and the four activity
+    /// channels (`jogging` included); one value out of the ABI's 0-100 range.
+    static let activityOnly = header + """
+    <context name="xml" description="pedometer">
+    <device id="iio:device3" name="mma9553">
+    <channel id="activity_still" type="input"><attribute name="input" filename="in_activity_still_input"/></channel>
+    <channel id="activity_walking" type="input"><attribute name="input" filename="in_activity_walking_input"/></channel>
+    <channel id="activity_jogging" type="input"><attribute name="input" filename="in_activity_jogging_input"/></channel>
+    <channel id="activity_running" type="input"><attribute name="input" filename="in_activity_running_input"/></channel>
+    </device>
+    </context>
+    """
+
+    static let activityOnlyValues: [String: String] = [
+        "iio:device3/in_activity_still_input": "0",
+        "iio:device3/in_activity_walking_input": "20",
+        "iio:device3/in_activity_jogging_input": "180",
     ]
 
     /// A light sensor only: not a motion device.

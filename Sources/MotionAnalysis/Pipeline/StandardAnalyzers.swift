@@ -1,12 +1,15 @@
 import MotionCore
 
 /// The analyzers every command runs on a stream, in their order, and the handles their results are
-/// read with: stream statistics, then the step counter. `replay`, `steps`, `wakes RECORDING`,
+/// read with: stream statistics, the activity classifier, then the step counter (which counts no
+/// steps in a vehicle, by the classifier's decisions). `replay`, `steps`, `activity`, `wakes RECORDING`,
 /// `eval steps` and the live capture all build their pipeline here, so an analyzer added here
 /// reaches every one of them.
 public struct StandardAnalyzers: Sendable {
     /// Sample count, span, rate and gaps.
     public let stream: AnalyzerHandle<StreamStatisticsAnalyzer>
+    /// Activity segments.
+    public let activity: AnalyzerHandle<ActivityAnalyzer>
     /// Steps.
     public let steps: AnalyzerHandle<StepCountAnalyzer>
 
@@ -15,19 +18,23 @@ public struct StandardAnalyzers: Sendable {
     ///   - declaredRateHz: the rate the source declares (``MotionCore/RecordingHeader/declaredRate``), if any.
     ///   - sensors: the sensors the stream carries.
     ///   - steps: the step counter's parameters.
-    /// - Throws: ``StepCounterError/invalidConfiguration(_:)``.
+    ///   - activity: the activity classifier's parameters.
+    /// - Throws: ``StepCounterError/invalidConfiguration(_:)`` or ``ActivityClassifierError/invalidConfiguration(_:)``.
     public static func pipeline(declaredRateHz: Double?, sensors: SensorSet = .accel,
-                                steps: StepCounterConfiguration = StepCounterConfiguration()) throws(StepCounterError) -> (AnalysisPipeline, StandardAnalyzers) {
+                                steps: StepCounterConfiguration = StepCounterConfiguration(),
+                                activity: ActivityClassifierConfiguration = ActivityClassifierConfiguration()) throws -> (AnalysisPipeline, StandardAnalyzers) {
         var pipeline = AnalysisPipeline()
         let stream = pipeline.add(StreamStatisticsAnalyzer(declaredRateHz: declaredRateHz))
-        let stepsHandle = pipeline.add(try StepCountAnalyzer(configuration: steps))
-        return (pipeline, StandardAnalyzers(stream: stream, steps: stepsHandle))
+        let activityHandle = pipeline.add(try ActivityAnalyzer(configuration: activity, gyroscope: sensors.contains(.gyro)))
+        let stepsHandle = pipeline.add(try StepCountAnalyzer(configuration: steps, activity: activityHandle))
+        return (pipeline, StandardAnalyzers(stream: stream, activity: activityHandle, steps: stepsHandle))
     }
 
-    /// ``pipeline(declaredRateHz:sensors:steps:)`` for a recording's header.
+    /// ``pipeline(declaredRateHz:sensors:steps:activity:)`` for a recording's header.
     public static func pipeline(for header: RecordingHeader,
-                                steps: StepCounterConfiguration = StepCounterConfiguration()) throws(StepCounterError) -> (AnalysisPipeline, StandardAnalyzers) {
-        try pipeline(declaredRateHz: header.declaredRate, sensors: header.sensors, steps: steps)
+                                steps: StepCounterConfiguration = StepCounterConfiguration(),
+                                activity: ActivityClassifierConfiguration = ActivityClassifierConfiguration()) throws -> (AnalysisPipeline, StandardAnalyzers) {
+        try pipeline(declaredRateHz: header.declaredRate, sensors: header.sensors, steps: steps, activity: activity)
     }
 }
 
@@ -37,11 +44,12 @@ extension StandardAnalyzers {
     /// - Returns: the finished replay (one session) and the handles of its results.
     /// - Throws: as ``RecordingReplay/run(path:transform:progress:sessions:)``.
     public static func replay(path: String, policy: DeliveryPolicy, steps: StepCounterConfiguration = StepCounterConfiguration(),
+                              activity: ActivityClassifierConfiguration = ActivityClassifierConfiguration(),
                               transform: ((inout [Sample]) -> Void)? = nil,
                               progress: (Int) -> Void = { _ in }) throws -> (RecordingReplay, StandardAnalyzers) {
         var handles: StandardAnalyzers?
         let replay = try RecordingReplay.run(path: path, transform: transform, progress: progress) { header in
-            let (pipeline, h) = try StandardAnalyzers.pipeline(for: header, steps: steps)
+            let (pipeline, h) = try StandardAnalyzers.pipeline(for: header, steps: steps, activity: activity)
             handles = h
             return [ReplaySession(policy: policy, pipeline: pipeline, labelled: header.hasLabels)]
         }

@@ -3,14 +3,26 @@ import MotionCore
 /// ``StepCounter`` as an analyzer of the pipeline: it counts the steps of every delivery, keeps
 /// every step's time for the result, and announces each delivery's new steps as events (so the
 /// pipeline measures how late each step became visible, confirmation hold included).
+///
+/// Given the handle of an ``ActivityAnalyzer`` added before it, it counts no steps in a vehicle:
+/// each step is held (``VehicleStepGate``) until the classifier's vehicle decision for its time is
+/// final, then counted or dropped, so the live count never goes down.
 public struct StepCountAnalyzer: BatchAnalyzer {
     private var counter: StepCounter
     private var steps: [Int64] = []
+    private let activity: AnalyzerHandle<ActivityAnalyzer>?
+    private var gate = VehicleStepGate()
+    private var emitted: [Int64] = []
+    private var lastDeliveredAt: Int64 = 0
 
     /// Creates the analyzer.
+    /// - Parameter activity: the activity classifier whose vehicle decisions gate the steps (added
+    ///   to the pipeline before this analyzer), or nil to count every step.
     /// - Throws: ``StepCounterError/invalidConfiguration(_:)``.
-    public init(configuration: StepCounterConfiguration = StepCounterConfiguration()) throws(StepCounterError) {
+    public init(configuration: StepCounterConfiguration = StepCounterConfiguration(),
+                activity: AnalyzerHandle<ActivityAnalyzer>? = nil) throws(StepCounterError) {
         counter = try StepCounter(configuration: configuration)
+        self.activity = activity
     }
 
     /// `steps`.
@@ -21,16 +33,37 @@ public struct StepCountAnalyzer: BatchAnalyzer {
     /// - Complexity: O(batch count); allocates only for the steps counted.
     public mutating func consume(_ batch: SampleBatch, context: AnalysisContext) throws(StepCounterError) -> StepEvents {
         let before = steps.count
-        try counter.process(batch, into: &steps)
+        if let activity {
+            emitted.removeAll(keepingCapacity: true)
+            try counter.process(batch, into: &emitted)
+            gate.pass(emitted, context.output(of: activity), deliveredAt: batch.deliveredAt, into: &steps)
+            lastDeliveredAt = batch.deliveredAt
+        } else {
+            try counter.process(batch, into: &steps)
+        }
         return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
     }
 
-    /// The counter holds nothing that the end of the stream would decide.
-    public mutating func finish(context: AnalysisContext) -> StepEvents { StepEvents(times: []) }
+    /// Steps still held for the activity decision are counted or dropped now.
+    public mutating func finish(context: AnalysisContext) -> StepEvents {
+        guard let activity else { return StepEvents(times: []) }
+        let before = steps.count
+        gate.pass([], context.output(of: activity), deliveredAt: lastDeliveredAt, into: &steps)
+        gate.finish(lastDeliveredAt: lastDeliveredAt, into: &steps)
+        return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
+    }
 
     /// Every step counted so far.
     public var result: StepSummary { StepSummary(timestamps: steps) }
 
-    /// Steps counted so far (the live count).
-    public var count: Int { counter.count }
+    /// Steps counted so far (the live count: steps held for the activity decision not included).
+    public var count: Int { steps.count }
+
+    /// Steps dropped because the activity classifier said `vehicle` at their time.
+    public var droppedInVehicle: Int { gate.dropped }
+
+    /// Per counted step, in the order counted: how long it was held for the activity decision
+    /// (the part of its visibility delay that the vehicle gating added; empty without gating).
+    /// Depends on the delivery, like the pipeline's visibility, so it is not part of ``result``.
+    public var activityHold: EventVisibility { gate.holds }
 }

@@ -20,14 +20,13 @@ public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .emptyBatch:
-            return "empty batch: a batch must contain at least one sample"
+            return SampleInputError.emptyBatch.description
         case let .nonFiniteValue(index, timestamp):
-            return "sample \(index) of the batch (timestamp \(timestamp) ns): acceleration is NaN, infinite or beyond ±1e6 m/s^2"
+            return SampleInputError.nonFiniteValue(index: index, timestamp: timestamp, quantity: "acceleration").description
         case let .timestampNotIncreasing(index, timestamp, previous):
-            let what = timestamp == previous ? "duplicated" : "going backwards"
-            return "sample \(index) of the batch: timestamp \(timestamp) ns \(what) (previous \(previous) ns)"
+            return SampleInputError.timestampNotIncreasing(index: index, timestamp: timestamp, previous: previous).description
         case let .timestampOutOfRange(index, timestamp):
-            return "sample \(index) of the batch: timestamp \(timestamp) ns is out of range (must be within ±4e18 ns)"
+            return SampleInputError.timestampOutOfRange(index: index, timestamp: timestamp).description
         case let .invalidConfiguration(why):
             return "invalid step counter configuration: \(why)"
         case let .unknownParameter(name):

@@ -20,6 +20,7 @@ enum BenchCommand {
         [
             parse,
             BenchStepsCommand.spec,
+            BenchActivityCommand.spec,
         ]
     }
 

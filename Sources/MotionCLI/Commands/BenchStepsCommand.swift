@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import MotionSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -35,29 +36,12 @@ enum BenchStepsCommand {
                 let samples = try Recording.read(path: file).samples
                 guard samples.count > 1 else { throw CLIError.failure("\(file): needs at least 2 samples") }
                 let target = Int(hours * 3600 * 100)
-                let span = samples[samples.count - 1].timestamp - samples[0].timestamp
-                let shift = span + (span / Int64(samples.count - 1))
-                var batches = stride(from: 0, to: samples.count, by: batch).map { i in
-                    let part = Array(samples[i..<min(samples.count, i + batch)])
-                    return SampleBatch(samples: part, deliveredAt: part[part.count - 1].timestamp)
-                }
                 var pipeline = AnalysisPipeline()
                 let steps = pipeline.add(try StepCountAnalyzer())
-                var total = 0
-                var elapsed: Int64 = 0
-                while total < target {
-                    let t0 = MonotonicClock.nanoseconds()
-                    for b in batches { try pipeline.consume(b) }
-                    elapsed += MonotonicClock.nanoseconds() - t0
-                    total += samples.count
-                    for i in batches.indices {
-                        for j in batches[i].samples.indices { batches[i].samples[j].timestamp += shift }
-                        batches[i].deliveredAt += shift
-                    }
-                }
-                try pipeline.finish()
+                let run = try BenchReplay.run(samples, batch: batch, minimumSamples: target, through: &pipeline)
+                let total = run.samples
                 let totalSteps = pipeline.result(of: steps).count
-                let seconds = Double(elapsed) / 1e9
+                let seconds = run.seconds
                 let rate = Double(total) / seconds
                 let goal = 20e6
                 if args.flag("json") {

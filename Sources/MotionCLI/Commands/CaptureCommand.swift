@@ -4,6 +4,7 @@ import Glibc
 import MotionAnalysis
 import MotionCore
 import MotionIIO
+import MotionSystem
 
 /// `motionbatch capture`: capture an accelerometer (and gyroscope) into batches through libiio,
 /// write a recording, and report what it cost in wake-ups and CPU time.
@@ -18,18 +19,23 @@ enum CaptureCommand {
             Batching: --latency SECONDS or --batch N. Devices with a hardware FIFO
             (buffer/hwfifo_timeout) batch in hardware and are read by waiting on the buffer's poll
             fd and draining what is available; others fill the kernel buffer and the reader sleeps
-            until each batch is due (--wait timed). Every batch is fed to the step counter as it
-            arrives; a hardware step counter (in_steps_input), when present, is reported beside it.
-            Stops after --duration or --samples, or on SIGINT/SIGTERM, always leaving the sensor idle.
+            until each batch is due (--wait timed). Every batch is fed to the analysis as it
+            arrives (activity classifier, then the step counter, which counts no steps in a
+            vehicle); a hardware step counter (in_steps_input) and hardware activity recognition
+            (in_activity_*_input), when present, are reported beside ours.
+            --range picks the full scale from in_accel_scale_available / in_anglvel_scale_available
+            (e.g. --range 4g, --range 500dps); samples at full scale are counted as clipped.
+            Stops after --duration or --samples, or on SIGINT/SIGTERM (within milliseconds at any
+            latency: signals and the deadline wake the wait), always leaving the sensor idle.
             """,
-            options: [
-                .option("uri", value: "URI", help: "IIO context URI: local: (default) or ip:HOST[:PORT]."),
+            options: ContextOptions.options + [
                 .option("device", value: "NAME", help: "Device name or id (repeat for accel + gyro). Default: auto.", repeated: true),
                 .option("rate", value: "HZ", help: "Sampling rate; the nearest available one is used."),
                 .option("latency", value: "SECONDS", help: "Batch by latency (hardware FIFO timeout where present)."),
                 .option("batch", value: "N", help: "Batch every N samples (watermark)."),
                 .option("duration", value: "SECONDS", help: "Stop after SECONDS (default 10 unless --samples)."),
                 .option("samples", value: "N", help: "Stop after N samples."),
+                .option("range", value: "FULLSCALE", help: "Full scale: NUMBERg or NUMBERm/s2 (accelerometer), NUMBERdps or NUMBERrad/s (gyroscope); the smallest available at or above it is used. Repeat for both.", repeated: true),
                 .option("output", short: "o", value: "FILE", help: "Write the recording to FILE."),
                 .flag("overwrite", help: "Replace FILE if it exists."),
                 .option("fsync", value: "POLICY", help: "batch (default), close, or SECONDS of sample time between fsyncs."),
@@ -49,7 +55,7 @@ enum CaptureCommand {
     static var benchmark: CommandSpec {
         CommandSpec(
             name: "benchmark",
-            abstract: "Measure CPU time per sample of the capture path (demux + SI conversion + timestamp repair + gaps), without hardware.",
+            abstract: "Measure CPU time per sample of the capture path (the capture machine, demux + SI conversion, timestamp repair, gaps), without hardware.",
             options: [
                 .option("samples", value: "N", help: "Scans per measurement (default 1000000)."),
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
@@ -86,8 +92,8 @@ enum CaptureCommand {
         /// Why the analysis stopped, if it did (the capture goes on).
         var stepProblem: String?
 
-        init(countSteps: Bool) {
-            analysis = countSteps ? try? StandardAnalyzers.pipeline(declaredRateHz: nil) : nil
+        init(countSteps: Bool, sensors: SensorSet = .accel) {
+            analysis = countSteps ? try? StandardAnalyzers.pipeline(declaredRateHz: nil, sensors: sensors) : nil
         }
 
         mutating func begin(_ devices: [CaptureStatistics.Device]) throws { writer = try make?(devices) }
@@ -117,6 +123,12 @@ enum CaptureCommand {
         /// Steps counted live, or nil when none were counted (no accelerometer, or an analyzer
         /// rejected a batch: see ``stepProblem``).
         var steps: Int? { analysis.map { $0.pipeline.analyzer($0.analyzers.steps).count } }
+
+        /// The activity segments so far (the open one last), or nil as ``steps``.
+        var activity: ActivityTimeline? { analysis.map { $0.pipeline.result(of: $0.analyzers.activity) } }
+
+        /// The current activity, or nil as ``steps``.
+        var currentActivity: ActivityClass? { analysis.flatMap { $0.pipeline.analyzer($0.analyzers.activity).current } }
     }
 
     static func batching(_ args: ParsedArguments) throws(CLIError) -> CapturePlan.Batching {
@@ -142,14 +154,32 @@ enum CaptureCommand {
         }
     }
 
-    static func stall(_ text: String?) throws(CLIError) -> (after: Double, duration: Double)? {
+    static func stall(_ text: String?) throws(CLIError) -> CaptureMachine.Settings.Stall? {
         guard let t = text else { return nil }
         let p = t.split(separator: ":")
         guard p.count == 2, let a = DecimalScanner.double(String(p[0])), let d = DecimalScanner.double(String(p[1])),
               InputLimits.duration.contains(a), InputLimits.positiveDuration.contains(d) else {
             throw .usage("The value '\(DiagnosticText.escaped(t.utf8))' is invalid for '--stall': expected AFTER:SECONDS, e.g. 2:5 (\(InputLimits.duration)).")
         }
-        return (a, d)
+        return CaptureMachine.Settings.Stall(after: a, duration: d)
+    }
+
+    /// `--range` values: at most one accelerometer and one gyroscope full scale.
+    static func range(_ values: [String]) throws(CLIError) -> CaptureRange {
+        var r = CaptureRange()
+        for v in values {
+            guard let (q, value) = CaptureRange.parse(v), value < 1e12 else {
+                throw .usage("The value '\(v)' is invalid for '--range': expected e.g. 4g, 39.2m/s2, 500dps or 8.7rad/s.")
+            }
+            if q == "accel" {
+                guard r.accel == nil else { throw .usage("'--range' names the accelerometer's full scale twice.") }
+                r.accel = value
+            } else {
+                guard r.gyro == nil else { throw .usage("'--range' names the gyroscope's full scale twice.") }
+                r.gyro = value
+            }
+        }
+        return r
     }
 
     /// Chooses the devices: named ones, or the first IMU / accelerometer plus the first gyroscope.
@@ -161,7 +191,7 @@ enum CaptureCommand {
                     let known = sensors.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
                     throw .failure("\(AccessState.deviceAbsent(device: n).message) Motion devices: \(known.isEmpty ? "none" : known).\n\(AccessState.deviceAbsent(device: n).remedy)")
                 }
-                guard s.kind != .stepCounter else { throw .failure("\(n) is a step counter only; it has no accelerometer or gyroscope channels to capture.") }
+                guard s.hasAccel || s.hasGyro else { throw .failure("\(n) is a \(s.kind.rawValue) only; it has no accelerometer or gyroscope channels to capture.") }
                 out.append(s)
             }
             guard out.count <= 2, out.filter(\.hasAccel).count <= 1, out.filter(\.hasGyro).count <= 1 else {
@@ -169,7 +199,7 @@ enum CaptureCommand {
             }
             return out
         }
-        let capturable = sensors.filter { $0.kind != .stepCounter && $0.isBufferCapable }
+        let capturable = sensors.filter { ($0.hasAccel || $0.hasGyro) && $0.isBufferCapable }
         if let imu = capturable.first(where: { $0.kind == .imu }) { return [imu] }
         var out: [SensorDescription] = []
         if let a = capturable.first(where: { $0.kind == .accelerometer }) { out.append(a) }
@@ -179,24 +209,17 @@ enum CaptureCommand {
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let uri = args.string("uri") ?? "local:"
+        let uri = ContextOptions.uri(args)
         let batching = try batching(args)
+        let range = try range(args.strings("range"))
         let rate = try args.double("rate", rule: InputLimits.rate)
         let sampleLimit = try args.int("samples", rule: InputLimits.positiveCount)
         var duration = try args.double("duration", rule: InputLimits.positiveDuration.narrowed(to: 0...31_536_000))
         if duration == nil && sampleLimit == nil { duration = 10 }
         let fsync = try fsyncPolicy(args.string("fsync"))
         let stall = try stall(args.string("stall"))
-        StopSignals.install()
-
-        let context: IIOContext
-        do { context = try IIOContext(uri: uri) } catch {
-            var msg = "cannot open IIO context '\(uri)': \(error)"
-            if uri.hasPrefix("local"), let s = AccessState.from(errno: error.code, device: nil, path: nil, duringCapture: false) {
-                msg += "\n\(s.message)\n\(s.remedy)"
-            }
-            throw CLIError.failure(msg)
-        }
+        do { try IIOCapture.installSignalHandlers() } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
+        let context = try ContextOptions.open(args)
         let discovered = SensorDiscovery.discover(in: context)
         let sensors = try select(discovered, names: args.strings("device"))
         // A hardware step counter, when the board has one, is read before and after the capture
@@ -205,13 +228,17 @@ enum CaptureCommand {
         var options = CaptureOptions(rate: rate, batching: batching, duration: duration, sampleLimit: sampleLimit,
                                      repairTimestamps: !args.flag("no-repair"), stall: stall)
         options.hardwareFIFO = !args.flag("no-hwfifo")
+        options.range = range
         switch args.string("wait") {
         case nil, "timed": options.timedWait = true
         case "buffer": options.timedWait = false
         case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--wait': expected 'timed' or 'buffer'.")
         }
 
-        var sink = RecordingSink(countSteps: sensors.contains(where: \.hasAccel))
+        var sinkSensors: SensorSet = .accel
+        if sensors.contains(where: \.hasGyro) { sinkSensors.insert(.gyro) }
+        var sink = RecordingSink(countSteps: sensors.contains(where: \.hasAccel), sensors: sinkSensors)
+        let chipActivity = SensorDescription.hardwareActivity(in: discovered, capturing: sensors)
         if let path = args.string("output") {
             if !args.flag("overwrite"), access(path, F_OK) == 0 {
                 throw CLIError.failure("\(path) already exists; pass --overwrite to replace it.")
@@ -245,6 +272,10 @@ enum CaptureCommand {
         } catch {
             throw CLIError.failure("capture of \(sensors.map(\.name).joined(separator: " + ")) could not start: \(error.description)")
         }
+        if stats.clippedSamples > 0 {
+            let pct = 100 * Double(stats.clippedSamples) / Double(max(1, stats.samples))
+            io.err("warning: \(stats.clippedSamples) samples (\(formatFixed(pct, 1)) %) have an axis at full scale (clipped): the motion exceeded the sensor's range; pick a larger one with --range.")
+        }
         if let problem = sink.stepProblem { io.err("warning: step counting stopped: \(problem)") }
         var hardware: CaptureStatsJSON.Pedometer?
         if let p = pedometer, let start = p.stepCounter?.steps, let ours = sink.steps {
@@ -255,16 +286,26 @@ enum CaptureCommand {
                 io.err("warning: the hardware step counter of \(p.name) could not be compared (read \(start) before, \(end.map(String.init) ?? "nothing") after)")
             }
         }
-        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps, pedometer: hardware)
+        var hardwareActivity: CaptureStatsJSON.ChipActivity?
+        if let d = chipActivity {
+            let end = SensorDiscovery.discover(in: context).first { $0.id == d.id }?.activity
+            hardwareActivity = CaptureStatsJSON.ChipActivity(device: d.name, start: d.activity, end: end,
+                                                             comparison: HardwareActivityComparison(ours: sink.currentActivity, hardwareModifier: end?.current))
+        }
+        let json = CaptureStatsJSON.make(stats, uri: uri, output: args.string("output"), steps: sink.steps, pedometer: hardware,
+                                         activity: sink.activity, hardwareActivity: hardwareActivity)
         if let path = args.string("stats-json") {
             do { try CLIFiles.write(json.serialized(pretty: true) + "\n", to: path) } catch {
                 io.err("Error: \(error.message)")
             }
         }
-        if args.flag("json") { io.out(json.serialized(pretty: true)) } else { io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware)) }
+        if args.flag("json") {
+            io.out(json.serialized(pretty: true))
+        } else {
+            io.writeOut(text(stats, output: args.string("output"), steps: sink.steps, pedometer: hardware, activity: sink.activity, hardwareActivity: hardwareActivity))
+        }
         switch stats.stopReason {
-        case .lost(let d):
-            let s = AccessState.lost(device: d)
+        case .lost(let s):
             throw CLIError.failure("\(s.message) \(stats.samples) samples were saved. \(s.remedy)")
         case .failed(let why):
             throw CLIError.failure("capture stopped: \(why). \(stats.samples) samples were saved.")
@@ -272,7 +313,8 @@ enum CaptureCommand {
         }
     }
 
-    static func text(_ st: CaptureStatistics, output: String?, steps: Int?, pedometer: CaptureStatsJSON.Pedometer? = nil) -> String {
+    static func text(_ st: CaptureStatistics, output: String?, steps: Int?, pedometer: CaptureStatsJSON.Pedometer? = nil,
+                     activity: ActivityTimeline? = nil, hardwareActivity: CaptureStatsJSON.ChipActivity? = nil) -> String {
         var lines: [(String, String)] = []
         for d in st.devices {
             let p = d.plan
@@ -280,11 +322,13 @@ enum CaptureCommand {
             if let r = p.requestedRate { cfg += " (requested \(r.compactText))" }
             cfg += ", batch \(p.batchSamples), \(p.waitStrategy.rawValue), watermark \(d.watermark.map(String.init) ?? "?"), kernel buffer \(p.kernelBufferScans)"
             if let t = d.hwfifoTimeout { cfg += ", hwfifo_timeout \(formatFixed(t, 3)) s" }
+            for r in d.ranges { cfg += ", \(r.quantity) full scale \(r.fullScale.compactText) (scale \((r.scaleReadBack ?? r.scale).compactText))" }
             lines.append((d.name, cfg))
         }
         lines += [
             ("samples", "\(st.samples)"),
             ("lost samples", "\(st.lostSamples)"),
+            ("clipped samples", "\(st.clippedSamples)"),
             ("batches", "\(st.batches)"),
             ("userspace returns", "\(st.userspaceReturns)"),
             ("voluntary ctx switches", "\(st.counters.voluntarySwitches)"),
@@ -294,6 +338,10 @@ enum CaptureCommand {
             ("steps", steps.map(String.init) ?? "not counted"),
         ]
         if let p = pedometer { lines.append(("hardware pedometer", "\(p.device): \(p.comparison.summary)")) }
+        if let a = activity {
+            lines.append(("activity", "\(a.segments.last?.label.rawValue ?? "-") now; " + ActivityFormatting.timeLine(a)))
+        }
+        if let h = hardwareActivity { lines.append(("hardware activity", "\(h.device): \(h.comparison.summary)")) }
         if let o = output { lines.append(("recording", o)) }
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"
@@ -321,15 +369,47 @@ enum CaptureStatsJSON {
         }
     }
 
-    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil) -> JSONValue {
+    /// A chip's own activity recognition, read before and after the capture.
+    struct ChipActivity {
+        var device: String
+        var start: SensorDescription.Activity?
+        var end: SensorDescription.Activity?
+        var comparison: HardwareActivityComparison
+
+        static func channels(_ a: SensorDescription.Activity?) -> JSONValue {
+            a.map { .object($0.channels.map { ($0.modifier, $0.confidence.map { .int(Int64($0)) } ?? .null) }) } ?? .null
+        }
+
+        var json: JSONValue {
+            .object([
+                ("device", .string(device)),
+                ("start_percent", Self.channels(start)),
+                ("end_percent", Self.channels(end)),
+                ("current", comparison.hardwareModifier.map { .string($0) } ?? .null),
+                ("current_class", comparison.hardware.map { .string($0.rawValue) } ?? .null),
+                ("ours", comparison.ours.map { .string($0.rawValue) } ?? .null),
+                ("agree", comparison.agree.map { .bool($0) } ?? .null),
+            ])
+        }
+    }
+
+    static func make(_ st: CaptureStatistics, uri: String, output: String?, steps: Int?, pedometer: Pedometer? = nil,
+                     activity: ActivityTimeline? = nil, hardwareActivity: ChipActivity? = nil) -> JSONValue {
         let stepsValue: JSONValue = steps.map { JSONValue.int(Int64($0)) } ?? .null
         let pedometerValue: JSONValue = pedometer?.json ?? .null
+        let activityValue: JSONValue = activity.map { a in .object([
+            ("current", a.segments.last.map { .string($0.label.rawValue) } ?? .null),
+            ("segments", ActivityFormatting.segmentsJSON(a)),
+            ("time_s", ActivityFormatting.timeJSON(a)),
+        ]) } ?? .null
+        let hardwareActivityValue: JSONValue = hardwareActivity?.json ?? .null
         return .object([
             ("uri", .string(uri)),
             ("output", output.map { .string($0) } ?? .null),
             ("stop_reason", .string(st.stopReason.name)),
             ("samples", .number(st.samples)),
             ("lost_samples", .number(st.lostSamples)),
+            ("clipped_samples", .number(st.clippedSamples)),
             ("batches", .number(st.batches)),
             ("userspace_returns", .number(st.userspaceReturns)),
             ("refills", .number(st.refills)),
@@ -342,8 +422,11 @@ enum CaptureStatsJSON {
             ("cpu_system_s", .number(Double(st.counters.systemCPUNanoseconds) / 1e9)),
             ("cpu_s", .number(Double(st.cpuNanoseconds) / 1e9)),
             ("elapsed_s", .number(Double(st.elapsedNanoseconds) / 1e9)),
+            ("stop_monotonic_s", .number(st.stopDecidedAt.map { Double($0) / 1e9 })),
             ("steps", stepsValue),
             ("hardware_pedometer", pedometerValue),
+            ("activity", activityValue),
+            ("hardware_activity", hardwareActivityValue),
             ("devices", .array(st.devices.map { d in .object([
                 ("id", .string(d.id)),
                 ("name", .string(d.name)),
@@ -363,6 +446,11 @@ enum CaptureStatsJSON {
                 ("gaps", .number(d.gaps)),
                 ("repaired_samples", .number(d.repairedSamples)),
                 ("scale_changes", .number(d.scaleChanges)),
+                ("clipped_samples", .number(d.clippedSamples)),
+                ("ranges", .array(d.ranges.map { r in .object([
+                    ("quantity", .string(r.quantity)), ("requested_full_scale", .number(r.requested)),
+                    ("scale", .number(r.scaleReadBack ?? r.scale)), ("full_scale", .number(r.fullScale)),
+                ]) })),
             ]) })),
         ])
     }

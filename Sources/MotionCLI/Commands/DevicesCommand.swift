@@ -1,23 +1,27 @@
 import MotionCore
 import MotionIIO
+import MotionSystem
 
 /// `motionbatch devices`: what the board can do — accelerometers, gyroscopes, step counters,
-/// their channels, rates, hardware-FIFO abilities and whether they can be captured now.
+/// activity detectors, their channels, rates, hardware-FIFO abilities and whether they can be captured now.
 enum DevicesCommand {
     static var spec: CommandSpec {
         CommandSpec(
             name: "devices",
-            abstract: "List IIO accelerometers, gyroscopes and step counters with rates, FIFO abilities and access state.",
+            abstract: "List IIO accelerometers, gyroscopes, step counters and activity detectors with rates, FIFO abilities and access state.",
             discussion: """
             Reads the IIO context at URI (default local:, this machine; ip:HOST[:PORT] for a board
             running iiod; xml:FILE for a saved description, which has no attribute values) and
             shows, for every motion device: channels and scan formats, scale, sampling frequency
             and the available ones, timestamp channel and clock, buffer support, hardware FIFO
-            (buffer/hwfifo_*), hardware step counter (in_steps_*), and the access state checked
+            (buffer/hwfifo_*), hardware step counter (in_steps_*), hardware activity recognition
+            (in_activity_*_input: confidence in percent per activity), and the access state checked
             now (available, permission-denied with the udev rule that fixes it, busy, ...).
+            --scan lists the contexts libiio can reach instead (local and USB backends; network
+            discovery needs libiio's DNS-SD support and avahi-daemon, so give ip:HOST with -u).
             """,
-            options: [
-                .option("uri", value: "URI", help: "IIO context URI: local: (default), ip:HOST[:PORT], xml:FILE."),
+            options: ContextOptions.options + [
+                .flag("scan", help: "List reachable IIO contexts (local, USB) instead of devices."),
                 .flag("json", help: "Print one JSON object (keys documented in docs/iio-reader.md)."),
             ],
             run: run
@@ -31,23 +35,17 @@ enum DevicesCommand {
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let uri = args.string("uri") ?? "local:"
-        let context: IIOContext
-        do {
-            context = try IIOContext(uri: uri)
-        } catch {
-            let state = uri.hasPrefix("local") ? AccessState.from(errno: error.code, device: nil, path: nil, duringCapture: false) : nil
-            if args.flag("json") {
-                io.out(JSONValue.object([
-                    ("uri", .string(uri)),
-                    ("error", .string(error.description)),
-                    ("access", state.map(accessJSON) ?? .null),
-                    ("devices", .array([])),
-                ]).serialized(pretty: true))
-            }
-            var msg = "cannot open IIO context '\(uri)': \(error)"
-            if let s = state { msg += "\n\(s.message)\n\(s.remedy)" }
-            throw CLIError.failure(msg)
+        if args.flag("scan") { return try scan(args, &io) }
+        let uri = ContextOptions.uri(args)
+        let wantsJSON = args.flag("json")
+        let context = try ContextOptions.open(args) { error, state in
+            guard wantsJSON else { return }
+            io.out(JSONValue.object([
+                ("uri", .string(uri)),
+                ("error", .string(error.description)),
+                ("access", state.map(accessJSON) ?? .null),
+                ("devices", .array([])),
+            ]).serialized(pretty: true))
         }
         let entries = SensorDiscovery.discover(in: context).map { s in
             Entry(sensor: s, access: context.isLocal ? AccessProbe.check(id: s.id, name: s.name, holdingBuffer: false) : nil)
@@ -56,6 +54,33 @@ enum DevicesCommand {
             io.out(json(uri: uri, backend: context.backendName, entries).serialized(pretty: true))
         } else {
             io.writeOut(text(uri: uri, entries))
+        }
+    }
+
+    /// `devices --scan`: the contexts libiio finds (``IIOScanContext``).
+    static func scan(_ args: ParsedArguments, _ io: inout CommandIO) throws {
+        // Backend by backend, so that one that cannot scan here (no USB access) does not hide
+        // the others; the network backend is not scanned (it needs avahi-daemon).
+        var entries: [IIOScanContext.Entry] = []
+        var failures: [(String, SystemError)] = []
+        for backend in ["local", "usb"] {
+            do { entries += try IIOScanContext.scan(backends: backend) } catch { failures.append((backend, error)) }
+        }
+        if failures.count == 2 {
+            throw CLIError.failure("scanning for IIO contexts failed: " + failures.map { "\($0.0): \($0.1)" }.joined(separator: "; "))
+        }
+        for (b, e) in failures { io.err("warning: the \(b) backend could not scan: \(e)") }
+        if args.flag("json") {
+            io.out(JSONValue.object([
+                ("contexts", .array(entries.map { .object([("uri", .string($0.uri)), ("description", .string($0.description))]) })),
+                ("failed_backends", .array(failures.map { .object([("backend", .string($0.0)), ("error", .string($0.1.description))]) })),
+                ("network_discovery", .string("needs libiio DNS-SD support and avahi-daemon; give ip:HOST with -u")),
+            ]).serialized(pretty: true))
+        } else if entries.isEmpty {
+            io.out("No IIO context found (local and USB backends; network boards are not discovered without avahi: use -u ip:HOST).")
+        } else {
+            let w = entries.map(\.uri.count).max() ?? 0
+            for e in entries { io.out(e.uri + String(repeating: " ", count: w - e.uri.count) + "  " + e.description) }
         }
     }
 
@@ -97,6 +122,13 @@ enum DevicesCommand {
                         ("enabled", c.enabled.map { .bool($0) } ?? .null),
                         ("attributes", .array(c.attributes.map { .string($0) })),
                     ]) } ?? .null),
+                    ("activity", s.activity.map { a in .object([
+                        ("current", a.current.map { .string($0) } ?? .null),
+                        ("channels", .array(a.channels.map { c in .object([
+                            ("modifier", .string(c.modifier)),
+                            ("confidence_percent", c.confidence.map { .int(Int64($0)) } ?? .null),
+                        ]) })),
+                    ]) } ?? .null),
                     ("channels", .array(s.channels.map { c in .object([
                         ("id", .string(c.id)),
                         ("index", c.index.map { .number($0) } ?? .null),
@@ -110,7 +142,7 @@ enum DevicesCommand {
     }
 
     static func text(uri: String, _ entries: [Entry]) -> String {
-        guard !entries.isEmpty else { return "No accelerometer, gyroscope or step counter found in \(uri).\n" }
+        guard !entries.isEmpty else { return "No accelerometer, gyroscope, step counter or activity detector found in \(uri).\n" }
         var out = ""
         for e in entries {
             let s = e.sensor
@@ -133,6 +165,10 @@ enum DevicesCommand {
             out += "  hw FIFO:     \(fifo.isEmpty ? "none" : fifo.joined(separator: ", "))\n"
             if let c = s.stepCounter {
                 out += "  steps:       \(c.steps.map(String.init) ?? "?")\(c.enabled.map { $0 ? " (enabled)" : " (disabled)" } ?? "")\n"
+            }
+            if let a = s.activity {
+                out += "  activity:    " + a.channels.map { "\($0.modifier) \($0.confidence.map { "\($0) %" } ?? "?")" }.joined(separator: ", ")
+                    + (a.current.map { " (current: \($0))" } ?? "") + "\n"
             }
             out += "  channels:\n"
             for c in s.channels {

@@ -42,9 +42,11 @@ enum ReplayCommand {
         var statistics: StreamStatistics { session.pipeline.result(of: analyzers.stream) }
         var steps: StepSummary { session.pipeline.result(of: analyzers.steps) }
         var stepVisibility: EventVisibility { session.pipeline.visibility(of: analyzers.steps) }
-        /// When each activity change was announced; nil until the activity classifier is one of the
-        /// standard analyzers (then: `session.pipeline.visibility(of: analyzers.activity)`).
-        var activityVisibility: EventVisibility? { nil }
+        /// The activity segments.
+        var activity: ActivityTimeline { session.pipeline.result(of: analyzers.activity) }
+        /// How late each activity change became visible: its announcing delivery minus the
+        /// (back-dated) start of the segment it opened.
+        var activityVisibility: EventVisibility? { session.pipeline.visibility(of: analyzers.activity) }
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
@@ -102,6 +104,8 @@ enum ReplayCommand {
             ("cadence_spm", .number(r.steps.cadence)),
             ("step_visibility_s", visibilityJSON(r.stepVisibility)),
             ("activity_visibility_s", visibilityJSON(r.activityVisibility)),
+            ("activity", ActivityFormatting.segmentsJSON(r.activity)),
+            ("activity_time_s", ActivityFormatting.timeJSON(r.activity)),
             ("warnings", WarningReport.json(r.replay.warnings)),
         ])
     }
@@ -132,6 +136,12 @@ enum ReplayCommand {
         lines.append(("steps", "\(r.steps.count)" + (r.steps.cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
         if let worst = r.stepVisibility.worstSeconds {
             lines.append(("step visible after", "at most \(f(worst, 2)) s"))
+        }
+        let activity = r.activity
+        lines.append(("activity", "\(activity.segments.count) segments: " + activity.segments.map(\.label.rawValue).joined(separator: ", ")))
+        lines.append(("activity time", ActivityFormatting.timeLine(activity)))
+        if let worst = r.activityVisibility?.worstSeconds {
+            lines.append(("activity visible after", "at most \(f(worst, 2)) s (evidence hold included)"))
         }
         let w = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }.joined(separator: "\n") + "\n"

@@ -19,8 +19,7 @@ enum WakesReplay {
         var analysis: [String]
         /// Per step, in announcement order: delivery time − step time (s).
         var stepDelaysS: [Double]
-        /// Per activity change: announcement delivery time − the change's start (s); nil until the
-        /// activity classifier is one of the standard analyzers (`activity_visibility_s` is then null).
+        /// Per activity change: announcement delivery time − the change's (back-dated) start (s).
         var activityDelaysS: [Double]? = nil
     }
 
@@ -52,8 +51,10 @@ enum WakesReplay {
             return Row(rateHz: run.rateHz, latencyS: run.latencyS, deliveries: d.deliveries, samples: d.samples,
                        worstDelayS: d.worstDelayS, meanDelayS: d.meanDelayS,
                        analysis: ["stream.samples=\(stream.sampleCount)", "stream.gaps=\(stream.gapCount)",
-                                  "stream.missing_samples=\(stream.estimatedMissingSamples)", "steps.count=\(p.result(of: analyzers.steps).count)"],
-                       stepDelaysS: p.visibility(of: analyzers.steps).delays.map { Double($0) / 1e9 })
+                                  "stream.missing_samples=\(stream.estimatedMissingSamples)", "steps.count=\(p.result(of: analyzers.steps).count)",
+                                  "activity.segments=\(p.result(of: analyzers.activity).segments.count)"],
+                       stepDelaysS: p.visibility(of: analyzers.steps).delays.map { Double($0) / 1e9 },
+                       activityDelaysS: p.visibility(of: analyzers.activity).delays.map { Double($0) / 1e9 })
         }
     }
 

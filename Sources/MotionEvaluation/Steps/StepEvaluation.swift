@@ -41,8 +41,12 @@ public struct StepEvaluation: Sendable {
         public var truth: Int
         /// Recording duration, seconds.
         public var durationSeconds: Double
-        /// Longest delay between a step's timestamp and the sample whose processing emitted it, seconds.
+        /// Longest delay between a step's timestamp and the sample whose processing emitted it
+        /// from the counter, seconds (the counter's own latency, without the activity hold).
         public var maxLatencySeconds: Double
+        /// Longest time a step was held for the activity classifier's vehicle decision, seconds
+        /// (it adds to the step's visibility delay: docs/activity-classifier.md).
+        public var maxActivityHoldSeconds: Double = 0
         /// Per-step matching (Oxford only).
         public var matching: StepMatching?
         /// Step timestamps (ns).
@@ -92,6 +96,8 @@ public struct StepEvaluation: Sendable {
         public var falseStepsPerHour: Double { hours > 0 ? Double(falseSteps) / hours : 0 }
         /// Longest emission latency, seconds.
         public var maxLatencySeconds: Double { files.map(\.maxLatencySeconds).max() ?? 0 }
+        /// Longest activity hold of a step, seconds.
+        public var maxActivityHoldSeconds: Double { files.map(\.maxActivityHoldSeconds).max() ?? 0 }
 
         /// Mean and largest absolute percentage error over the files that `keep` selects and that
         /// have truth > 0; nil when there are none (e.g. one phone of a set held out).
@@ -198,9 +204,14 @@ public struct StepEvaluation: Sendable {
         if e.set == .oxford {
             matching = StepMatching(detected: steps, truth: try StepTruth.read(StepTruth.path(forRecording: path)))
         }
+        // Visible = emitted by the counter + held for the activity decision, step by step.
+        let visible = pipeline.visibility(of: handles.steps).delays
+        let holds = pipeline.analyzer(handles.steps).activityHold.delays
+        let own = zip(visible, holds + repeatElement(0, count: Swift.max(0, visible.count - holds.count))).map { $0 - $1 }
         return FileResult(path: e.path, activity: e.activity, counted: steps.count, truth: e.truth,
                           durationSeconds: pipeline.result(of: handles.stream).durationSeconds,
-                          maxLatencySeconds: pipeline.visibility(of: handles.steps).worstSeconds ?? 0,
+                          maxLatencySeconds: Double(own.max() ?? 0) / 1e9,
+                          maxActivityHoldSeconds: Double(holds.max() ?? 0) / 1e9,
                           matching: matching, steps: steps)
     }
 

@@ -11,6 +11,7 @@ import Testing
     static let subjects: [BatchInvariance.Subject] = [
         .analyzer("stream") { StreamStatisticsAnalyzer(declaredRateHz: $0.declaredRate) },
         .analyzer("steps") { _ in try StepCountAnalyzer() },
+        .analyzer("activity") { try ActivityAnalyzer(gyroscope: $0.sensors.contains(.gyro)) },
         BatchInvariance.Subject("standard") { try StandardAnalyzers.pipeline(for: $0).0 },
     ]
 

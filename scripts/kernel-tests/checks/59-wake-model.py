@@ -2,7 +2,8 @@
 and 54 (per-sample, watermark 100) and `motionbatch calibrate` from them. Asserts the counting laws
 the model must reproduce from a real kernel: userspace returns = ceil(samples / batch) (+-2 for
 start and stop, or 0.5 % for a per-sample reader that sometimes drains two), device deliveries
-(where measured: the emulator's bursts) and scheduler wake-ups within 10 % (+-3) of the
+(where measured: the emulator's deliveries while the capture held the FIFO, between its
+hwfifo_timeout write and its release) and scheduler wake-ups within 10 % (+-3) of the
 prediction, and a finite calibration. CPU time is reported beside the prediction (the model's CPU
 constants are estimates for real boards; emulated CPU time only calibrates)."""
 import math

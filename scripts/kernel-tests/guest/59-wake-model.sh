@@ -17,7 +17,19 @@ PY
 }
 F52="$MB_RESULTS/52-iio-wake-fifo.json"; F54="$MB_RESULTS/54-iio-wake-nofifo.json"
 extract "$F52" "$TEST_TMP/fifo.json" stats || { echo "no capture stats from test 52"; exit 1; }
-extract "$F52" "$TEST_TMP/bursts.json" emulator.sensors.0.bursts || { echo "no emulator bursts from test 52"; exit 1; }
+# Device deliveries while the capture held the FIFO: the emulator's deliveries between the
+# capture's hwfifo_timeout write (report latency 1 s) and its release (put back to 0). The emulator's own
+# total also counts what it sends after the capture released the buffer (the kernel keeps the
+# hub powered for its autosuspend delay, and the emulator is stopped only after the capture
+# exited; under load that took long enough to add 7 deliveries and fail this test once).
+python3 - "$F52" "$TEST_TMP/bursts.json" <<'PY' || { echo "no emulator bursts from test 52"; exit 1; }
+import json, sys
+s = json.load(open(sys.argv[1]))["emulator"]["sensors"][0]
+on = next(h["t_s"] for h in s["history"] if h["property"] == "report_latency_ms" and h["value"] != 0)
+off = next((h["t_s"] for h in s["history"] if h["property"] == "report_latency_ms" and h["value"] == 0 and h["t_s"] > on), None)
+if off is None: sys.exit("the capture did not restore hwfifo_timeout")
+json.dump(sum(1 for t in s["burst_times_s"] if on < t < off), open(sys.argv[2], "w"))
+PY
 extract "$F54" "$TEST_TMP/per-sample.json" watermark1.stats || { echo "no capture stats from test 54"; exit 1; }
 extract "$F54" "$TEST_TMP/watermark100.json" watermark100.stats || { echo "no capture stats from test 54"; exit 1; }
 # Device deliveries without a FIFO: one report per sample (the emulator sends each sample alone).

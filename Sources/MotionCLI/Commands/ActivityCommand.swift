@@ -1,0 +1,66 @@
+import MotionAnalysis
+import MotionCore
+
+/// `motionbatch activity FILE... [--json]`: the activity segments and time per class of recordings.
+enum ActivityCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "activity",
+            abstract: "Classify the activity in recordings (segments and time per class, one block per file).",
+            discussion: """
+            Streams each recording (either format) through the analysis pipeline. Classes: still, \
+            walking, running, cycling, vehicle, unknown (docs/activity-classifier.md). Each segment \
+            is back-dated to when the activity began; announced_s is the sample time at which the \
+            evidence for the change was complete. With --json, one JSON object per file and line: \
+            {"file", "duration_s", "activity" ([{"start_s", "end_s", "label", "confidence" (0-100, \
+            mean over the segment), "announced_s"}], contiguous from the first to the last sample), \
+            "activity_time_s" ({class: seconds} for all six classes), "changes"}. Times are seconds \
+            on the recording's own clock (timestamp_ns / 1e9, or the plain CSV's time_s).
+            """,
+            arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse.", repeated: true)],
+            options: [
+                .flag("json", help: "Print one JSON object per file."),
+                .option("activity-param", value: "NAME=VALUE", help: "Override a classifier parameter for experiments (repeatable; see docs/activity-classifier.md).", repeated: true),
+            ],
+            run: { args, io in
+                let files = args.arguments("FILE")
+                guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
+                let config = try ActivityParameters.configuration(args.strings("activity-param"))
+                for file in files {
+                    let (timeline, duration) = try classify(file, configuration: config)
+                    if args.flag("json") {
+                        io.out(json(file: file, timeline: timeline, duration: duration).serialized())
+                    } else {
+                        io.out("\(file): \(formatFixed(duration, 1)) s, \(timeline.segments.count) segments, \(timeline.changes) changes")
+                        for l in ActivityFormatting.segmentLines(timeline) { io.out("  " + l) }
+                        io.out("  time: " + ActivityFormatting.timeLine(timeline))
+                    }
+                }
+            }
+        )
+    }
+
+    /// One file's `--json` object.
+    static func json(file: String, timeline: ActivityTimeline, duration: Double) -> JSONValue {
+        .object([
+            ("file", .string(file)),
+            ("duration_s", .number(duration)),
+            ("activity", ActivityFormatting.segmentsJSON(timeline)),
+            ("activity_time_s", ActivityFormatting.timeJSON(timeline)),
+            ("changes", .number(timeline.changes)),
+        ])
+    }
+
+    /// Streams one recording through the standard pipeline (results do not depend on the batching).
+    /// - Returns: the timeline and the recording's duration in seconds.
+    /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file and line of bad input.
+    static func classify(_ file: String, configuration: ActivityClassifierConfiguration) throws(CLIError) -> (ActivityTimeline, Double) {
+        do {
+            let (replay, analyzers) = try StandardAnalyzers.replay(path: file, policy: .samples(RecordingReplay.chunkSamples), activity: configuration)
+            let pipeline = replay.sessions[0].pipeline
+            return (pipeline.result(of: analyzers.activity), pipeline.result(of: analyzers.stream).durationSeconds)
+        } catch {
+            throw .failure("\(error)")
+        }
+    }
+}

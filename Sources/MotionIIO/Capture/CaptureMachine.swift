@@ -1,0 +1,381 @@
+import MotionCore
+import MotionSystem
+
+/// The capture as a pure state machine, in the shape of ``VirtualSensorHub``: it is given the
+/// time and the result of each action it asked for (a wait's wake-up, a drain's samples, a
+/// probe's access state, a delivery) and answers with the one next ``Action``. It does no I/O
+/// and reads no clock; ``IIOCapture`` is the driver that carries the actions out.
+///
+/// Life: `idle → preparing → active ⇄ paused → stopping → saved`; a lost device goes
+/// `active → lost → stopping`, or with ``Settings/reconnect`` `lost → reconnecting → preparing →
+/// active`. Every path ends with ``Action/release`` (buffers destroyed, settings restored) and
+/// ``Action/closeRecording`` before ``Action/finished``.
+///
+/// Waiting (one of three modes, chosen from the plans when streaming starts):
+/// - **buffers**: wait on the buffers' poll fds (hardware FIFO, batch 1, `--wait buffer`); drain
+///   each readable buffer without blocking; a hardware-FIFO burst found short is completed by
+///   yielding to its producer and draining again (at most 16 rounds while each brings more).
+/// - **timed**: per-sample devices batched by the kernel watermark sleep until each batch is due
+///   (``BatchDueClock``) and then drain: one wake-up per batch instead of one per sample.
+/// - **blocking**: backends without a poll fd (`ip:`) refill N scans per stream, checking for
+///   signals and the deadline between rounds (the driver cancels a refill to stop at once).
+///
+/// A stop (deadline, SIGINT/SIGTERM, sample count, a lost device, an error) drains what the
+/// kernel still holds (deadline and signals, not for `ip:`), delivers what is held, flushes the
+/// timestamp repair and the merger, then releases. Results never depend on how the driver's
+/// waits are split: only the times given and the drains' contents matter.
+public struct CaptureMachine: Sendable {
+    /// Where the capture is.
+    public enum State: String, Hashable, Sendable {
+        /// Nothing started.
+        case idle
+        /// Checking access and configuring the devices (also after a reconnection).
+        case preparing
+        /// Buffers enabled, samples flowing.
+        case active
+        /// Buffers disabled on request (sensor idle); resumes on request.
+        case paused
+        /// The device went away; what was held is being delivered.
+        case lost
+        /// Buffers released; waiting for the device to come back (``Settings/reconnect``).
+        case reconnecting
+        /// Delivering what is held, releasing buffers, closing the recording.
+        case stopping
+        /// Everything released and the recording closed.
+        case saved
+    }
+
+    /// What the capture was asked to do.
+    public struct Settings: Sendable {
+        /// A test stall: stop reading once for `duration` s after `after` s of streaming.
+        public struct Stall: Hashable, Sendable {
+            /// Seconds of streaming before the stall.
+            public var after: Double
+            /// Seconds of stall.
+            public var duration: Double
+            /// Creates a stall.
+            public init(after: Double, duration: Double) { self.after = after; self.duration = duration }
+        }
+        /// Stop after this many seconds of streaming (pauses included).
+        public var duration: Double?
+        /// Stop after this many samples.
+        public var sampleLimit: Int?
+        /// Respread bunched FIFO-burst timestamps.
+        public var repairTimestamps = true
+        /// Timed waiting for per-sample devices batched by the kernel watermark.
+        public var timedWait = true
+        /// Whether the driver reports device removal (uevents); without it a quiet wait of
+        /// ``livenessTimeout`` ns makes the machine probe the devices.
+        public var removalEvents = true
+        /// Probe after this long without data when removal is not reported, ns.
+        public var livenessTimeout: Int64 = 2_000_000_000
+        /// The remote context's URI (`ip:`), nil for the local one: connection errors there mean
+        /// the board went away (``AccessState/disconnected(uri:)``).
+        public var remoteURI: String?
+        /// Wait for a lost device to come back instead of stopping.
+        public var reconnect = false
+        /// Testing: a stall (to overflow the kernel buffer).
+        public var stall: Stall?
+
+        /// Creates settings.
+        public init(duration: Double? = nil, sampleLimit: Int? = nil) {
+            self.duration = duration
+            self.sampleLimit = sampleLimit
+        }
+    }
+
+    /// One configured device, as the driver set it up.
+    public struct StreamSetup: Sendable {
+        /// Configuration read back (rate, watermark, clock, plan); counts start at zero.
+        public var report: CaptureStatistics.Device
+        /// Sampling period, ns (from the rate read back, or the planned one), nil when unknown.
+        public var period: Int64?
+        /// Whether the device carries the accelerometer (merged on its timestamps).
+        public var hasAccel: Bool
+
+        /// Creates a setup.
+        public init(report: CaptureStatistics.Device, period: Int64?, hasAccel: Bool) {
+            self.report = report
+            self.period = period
+            self.hasAccel = hasAccel
+        }
+    }
+
+    /// A set of stream indices (at most 32 streams).
+    public struct Streams: OptionSet, Hashable, Sendable {
+        /// Bit `i` is stream `i`.
+        public var rawValue: UInt32
+        /// Creates a set from its bits.
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// The set holding stream `i`.
+        public static func stream(_ i: Int) -> Streams { Streams(rawValue: 1 << UInt32(i)) }
+        /// The first `count` streams.
+        public static func first(_ count: Int) -> Streams { Streams(rawValue: count >= 32 ? ~0 : (1 << UInt32(count)) - 1) }
+        /// Whether stream `i` is in the set.
+        public func has(_ i: Int) -> Bool { rawValue & (1 << UInt32(i)) != 0 }
+    }
+
+    /// What the user asked through a signal (the driver maps signal numbers to these).
+    public enum Control: Hashable, Sendable {
+        /// SIGINT/SIGTERM: stop.
+        case stop(signal: Int32)
+        /// Pause: disable the buffers until ``resume``.
+        case pause
+        /// Resume after ``pause``.
+        case resume
+    }
+
+    /// A wait: block until one of `streams`' buffers is readable, a control or device event
+    /// arrives, or the monotonic clock reaches `until` (nil: no time limit). `until` at or before
+    /// the time of the request means: only check, do not block.
+    public struct Wait: Hashable, Sendable {
+        /// Buffers to wait on.
+        public var streams: Streams
+        /// Absolute monotonic time, ns.
+        public var until: Int64?
+    }
+
+    /// What ended a wait.
+    public struct Wake: Hashable, Sendable {
+        /// Streams whose buffer is readable.
+        public var readable: Streams = []
+        /// Streams whose buffer reported an error condition (`POLLERR`/`POLLHUP`/`POLLNVAL`).
+        public var errored: Streams = []
+        /// Controls received.
+        public var controls: [Control] = []
+        /// A device was removed (uevent).
+        public var deviceRemoved = false
+        /// A device was added (uevent).
+        public var deviceAdded = false
+        /// Creates a wake.
+        public init(readable: Streams = [], errored: Streams = [], controls: [Control] = [], deviceRemoved: Bool = false, deviceAdded: Bool = false) {
+            self.readable = readable
+            self.errored = errored
+            self.controls = controls
+            self.deviceRemoved = deviceRemoved
+            self.deviceAdded = deviceAdded
+        }
+    }
+
+    /// What one drain (non-blocking refills until the kernel buffer is empty, or one blocking
+    /// refill) produced.
+    public struct Drain: Sendable {
+        /// Decoded samples in arrival order (timestamp 0 when the device has no timestamp channel).
+        public var samples: [Sample]
+        /// Refill calls made.
+        public var refills: Int
+        /// Refills that returned data.
+        public var readsWithData: Int
+        /// Samples with an axis at the end of its raw range (clipped).
+        public var clippedSamples: Int
+        /// Whether the scale was re-read and found changed.
+        public var scaleChanged: Bool
+        /// The refill error that ended the drain (not `EAGAIN`), if any.
+        public var failure: SystemError?
+
+        /// Creates a drain result.
+        public init(samples: [Sample], refills: Int = 1, readsWithData: Int? = nil, clippedSamples: Int = 0,
+                    scaleChanged: Bool = false, failure: SystemError? = nil) {
+            self.samples = samples
+            self.refills = refills
+            self.readsWithData = readsWithData ?? (samples.isEmpty ? 0 : 1)
+            self.clippedSamples = clippedSamples
+            self.scaleChanged = scaleChanged
+            self.failure = failure
+        }
+    }
+
+    /// A moment in the stream the sink should know of (issue 15 records them).
+    public enum Mark: Hashable, Sendable {
+        /// Buffers disabled on request at this time (ns).
+        case paused(at: Int64)
+        /// Buffers enabled again.
+        case resumed(at: Int64)
+        /// The device went away.
+        case deviceLost(at: Int64)
+        /// The device came back and streams again.
+        case deviceBack(at: Int64)
+    }
+
+    /// What the driver must do next; each action but ``finished`` is answered by one ``Event``.
+    public enum Action: Sendable {
+        /// Check access fresh and configure the devices → ``Event/prepared(_:)`` or ``Event/failed(_:)``.
+        case prepare
+        /// Create the buffers and open the sink → ``Event/streaming`` or ``Event/failed(_:)``.
+        case startStreaming
+        /// Wait → ``Event/woke(_:)``.
+        case wait(Wait)
+        /// Drain stream `stream` (re-reading its scale first when `recheckScale`) → ``Event/drained(_:)``.
+        case drain(stream: Int, recheckScale: Bool)
+        /// `sched_yield` so a FIFO burst's producer can finish → ``Event/yielded``.
+        case yield
+        /// Check stream `stream`'s access state fresh → ``Event/probed(_:)``.
+        case probe(stream: Int)
+        /// Hand a batch to the sink → ``Event/delivered`` or ``Event/deliveryFailed(_:)``.
+        case deliver(SampleBatch)
+        /// Tell the sink of a moment → ``Event/marked``.
+        case mark(Mark)
+        /// Disable the buffers (sensor idle) → ``Event/paused``.
+        case pauseStreaming
+        /// Enable them again → ``Event/streaming`` or ``Event/failed(_:)``.
+        case resumeStreaming
+        /// Wait for a device to appear (uevents) until `until` → ``Event/woke(_:)``.
+        case awaitDevice(until: Int64?)
+        /// Destroy the buffers, restore settings → ``Event/released``.
+        case release
+        /// Flush and close the sink → ``Event/recordingClosed(_:)``.
+        case closeRecording
+        /// Done: read ``statistics``.
+        case finished
+    }
+
+    /// What happened, answering the last action.
+    public enum Event: Sendable {
+        /// Begin.
+        case start
+        /// Devices configured.
+        case prepared([StreamSetup])
+        /// Buffers enabled (and the sink open).
+        case streaming
+        /// The last action (prepare, start or resume streaming) failed.
+        case failed(CaptureFailure)
+        /// A wait ended.
+        case woke(Wake)
+        /// A drain's result.
+        case drained(Drain)
+        /// The yield is done.
+        case yielded
+        /// A probe's result (nil where none can be taken: remote contexts).
+        case probed(AccessState?)
+        /// The batch was handed over.
+        case delivered
+        /// The sink failed on the batch.
+        case deliveryFailed(CaptureFailure)
+        /// The mark was handed over.
+        case marked
+        /// Buffers disabled.
+        case paused
+        /// Buffers destroyed, settings restored.
+        case released
+        /// Sink closed (with the failure, if closing failed).
+        case recordingClosed(CaptureFailure?)
+    }
+
+    /// How the capture waits (see the type's documentation).
+    public enum Mode: String, Hashable, Sendable {
+        /// On the buffers' poll fds.
+        case buffers
+        /// Until each batch is due.
+        case timed
+        /// Blocking refills (no poll fd).
+        case blocking
+    }
+
+    // MARK: state
+
+    /// The settings.
+    public let settings: Settings
+    /// Where the capture is.
+    public internal(set) var state: State = .idle
+    /// How it waits (set when streaming starts).
+    public internal(set) var mode: Mode = .buffers
+    /// What it did so far (process counters are the driver's to fill).
+    public var statistics: CaptureStatistics {
+        var s = stats
+        if !streams.isEmpty { s.devices = streams.map(\.setup.report) }
+        return s
+    }
+    var stats = CaptureStatistics()
+    /// The failure that prevented streaming, when it never started.
+    public internal(set) var startFailure: CaptureFailure?
+    /// Why it is stopping or stopped.
+    public var stopReason: CaptureStopReason? { reason }
+
+    struct StreamState: Sendable {
+        var setup: StreamSetup
+        /// Copied out of the setup: read on every drain, so kept where no copy of the setup is needed.
+        let plan: CapturePlan
+        let hasTimestamp: Bool
+        init(setup: StreamSetup) {
+            self.setup = setup
+            plan = setup.report.plan
+            hasTimestamp = setup.report.hasTimestamp
+        }
+        var repair: TimestampRepair?
+        var gaps: GapDetector?
+        var due: BatchDueClock?
+        /// Timed waiting: collected samples not yet delivered.
+        var pending: [Sample] = []
+        /// Burst rounds in this wake: scans of the last drain, total, rounds.
+        var lastDrain = 0
+        var wakeTotal = 0
+        var rounds = 0
+        var lastScaleCheck: Int64?
+        /// Lost samples and gaps counted before the detector was restarted (pause, reconnection).
+        var lostBefore = 0
+        var gapsBefore = 0
+
+        /// Timestamp repair and gap detection of this stream's samples (in place: a mutating
+        /// method on the array element, so the state is not copied per drain).
+        mutating func collect(_ raw: [Sample], final: Bool) -> [Sample] {
+            var out = raw
+            if var r = repair {
+                repair = nil // keep `r` uniquely referenced while it is mutated
+                out = r.push(raw)
+                if final { out += r.finish() }
+                if r.repairedSamples != setup.report.repairedSamples { setup.report.repairedSamples = r.repairedSamples }
+                if r.repairedRuns > 0, var g = gaps, g.factor < GapDetector.burstJoinFactor {
+                    g.factor = GapDetector.burstJoinFactor
+                    gaps = g
+                }
+                repair = r
+            }
+            if var g = gaps {
+                for x in out { _ = g.push(x.timestamp) }
+                let lost = lostBefore + g.lostSamples
+                if lost != setup.report.lostSamples { setup.report.lostSamples = lost }
+                let count = gapsBefore + g.gapCount
+                if count != setup.report.gaps { setup.report.gaps = count }
+                gaps = g
+            }
+            return out
+        }
+    }
+
+    enum ProbeCause: Sendable {
+        case removal, quiet, pollError, drainError(SystemError)
+    }
+
+    enum StopStep: Sendable {
+        case finalDrain(Int), deliverHeld, deliverFlush, release, close, finish
+    }
+
+    var streams: [StreamState] = []
+    var merger: SampleMerger?
+    var startTime: Int64 = 0
+    /// When the duration ends (monotonic ns), once streaming started.
+    public internal(set) var deadline: Int64?
+    var stall: (at: Int64, until: Int64)?
+    var stalling = false
+    var reason: CaptureStopReason?
+    var probes: [(Int, ProbeCause)] = []
+    var drains: [Int] = []
+    var ready: [(Int, [Sample])] = []
+    var yieldFor: Int?
+    var limitReached = false
+    var pauseRequested = false
+    var stopSteps: [StopStep] = []
+    /// The last wait asked was only a check (blocking mode between rounds).
+    var lastWaitWasCheck = false
+    var everStreamed = false
+    /// The stream the last drain action was for.
+    var lastDrained: Int?
+    /// Delivery steps left while ``State/lost`` (before releasing for a reconnection).
+    var lostSteps: [StopStep] = []
+    var lostMarked = false
+
+    /// Creates an idle machine.
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+}

@@ -1,0 +1,494 @@
+import MotionCore
+import MotionSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The driver of a ``CaptureMachine`` over libiio: it performs each action the machine asks for
+/// (configure, create buffers, wait in `poll` on the buffers, the ``SignalPipe`` and a
+/// ``MonotonicTimer``, drain, probe, deliver to the sink, release) and answers with the result and
+/// the time. Every decision (when to wait, drain, hold, deliver, flush and stop) is the
+/// machine's. Captures one accelerometer and/or gyroscope (one IMU device, or an accel and a gyro
+/// device merged by timestamp). Owns the buffers; every exit path destroys them, restores
+/// `hwfifo_timeout`, the timestamp clock and the scale, and closes the sink.
+public final class IIOCapture {
+    /// The context the devices belong to.
+    public let context: IIOContext
+    /// Devices captured.
+    public let sensors: [SensorDescription]
+    /// Options.
+    public let options: CaptureOptions
+    /// The machine (inspectable after ``run(into:)``).
+    public private(set) var machine: CaptureMachine
+
+    private final class Stream {
+        let sensor: SensorDescription
+        let device: IIODevice
+        let plan: CapturePlan
+        var buffer: IIOBuffer?
+        var decoder: ScanDecoder
+        var report: CaptureStatistics.Device
+        var period: Int64?
+        var originalHWFIFOTimeout: String?
+        var originalClock: String?
+        /// `(channel, attribute, text)` of scales changed by `--range`, to put back.
+        var originalScales: [(IIOChannel, String)] = []
+        var pollIndex = -1
+        init(sensor: SensorDescription, device: IIODevice, plan: CapturePlan, decoder: ScanDecoder, report: CaptureStatistics.Device) {
+            self.sensor = sensor; self.device = device; self.plan = plan; self.decoder = decoder; self.report = report
+        }
+    }
+    private var streams: [Stream] = []
+    private var uevents: UEventSocket?
+    private var timer: MonotonicTimer?
+    private var bufferPoll = PollSet()
+    private var quietPoll = PollSet()
+    private var bufferPollSignal = -1, bufferPollTimer = -1, quietPollSignal = -1, quietPollTimer = -1
+    private var watcher: DescriptorWatcher?
+    private var previousScheduler: Scheduler.Policy?
+    private var countersAtStart: ProcessCounters?
+    private var countersAtEnd: ProcessCounters?
+    private var schedBatch = false
+
+    /// The signals that stop a capture.
+    public static let stopSignals = [SIGINT, SIGTERM]
+
+    /// Prepares a capture of `sensors` (one IMU, or accelerometer + gyroscope) in `context`.
+    public init(context: IIOContext, sensors: [SensorDescription], options: CaptureOptions) {
+        self.context = context
+        self.sensors = sensors
+        self.options = options
+        machine = CaptureMachine(settings: CaptureMachine.Settings())
+    }
+
+    /// Installs the stop signals' handlers (``SignalPipe``) early, so that a SIGINT/SIGTERM
+    /// arriving while devices are discovered is not lost: the first wait sees it.
+    public static func installSignalHandlers(pauseSignals: Bool = false) throws(SystemError) {
+        try SignalPipe.install(stopSignals + (pauseSignals ? [SIGUSR1, SIGUSR2] : []))
+    }
+
+    /// Runs the capture until the duration, the sample count, a signal, a lost device or an error.
+    /// - Returns: statistics, with ``CaptureStatistics/stopReason``.
+    /// - Throws: ``CaptureFailure`` when it cannot start (after releasing everything).
+    public func run<S: CaptureSink>(into sink: inout S) throws(CaptureFailure) -> CaptureStatistics {
+        var settings = CaptureMachine.Settings(duration: options.duration, sampleLimit: options.sampleLimit)
+        settings.repairTimestamps = options.repairTimestamps
+        settings.timedWait = options.timedWait
+        settings.stall = options.stall
+        settings.remoteURI = context.isLocal ? nil : context.uri
+        do throws(SystemError) {
+            try Self.installSignalHandlers(pauseSignals: options.pauseSignals && context.isLocal)
+            timer = try MonotonicTimer()
+        } catch {
+            throw .system(error)
+        }
+        if context.isLocal {
+            uevents = try? UEventSocket()
+            do throws(SystemError) { try uevents?.notifyThroughSignalPipe() } catch { uevents = nil }
+        }
+        settings.removalEvents = uevents != nil
+        machine = CaptureMachine(settings: settings)
+        var action = machine.handle(.start, at: MonotonicClock.nanoseconds())
+        loop: while true {
+            let event: CaptureMachine.Event
+            switch action {
+            case .prepare: event = prepare()
+            case .startStreaming: event = startStreaming(&sink)
+            case .wait(let w): event = wait(w)
+            case let .drain(i, recheck): event = .drained(drain(streams[i], recheckScale: recheck))
+            case .yield:
+                Scheduler.yield()
+                event = .yielded
+            case .probe(let i): event = .probed(probe(streams[i]))
+            case .deliver(let batch):
+                do { try sink.write(batch); event = .delivered } catch {
+                    event = .deliveryFailed(.recording(stage: .write, detail: "\(error)"))
+                }
+            case .mark(let m):
+                sink.mark(m)
+                event = .marked
+            case .pauseStreaming:
+                for s in streams { s.buffer?.destroy(); s.buffer = nil }
+                event = .paused
+            case .resumeStreaming: event = createBuffers()
+            case .awaitDevice(let until): event = awaitDevice(until)
+            case .release:
+                release()
+                event = .released
+            case .closeRecording:
+                do { try sink.close(); event = .recordingClosed(nil) } catch {
+                    event = .recordingClosed(.recording(stage: .close, detail: "\(error)"))
+                }
+            case .finished: break loop
+            }
+            action = machine.handle(event, at: MonotonicClock.nanoseconds())
+        }
+        if let f = machine.startFailure { throw f }
+        var stats = machine.statistics
+        if let a = countersAtStart, let b = countersAtEnd { stats.counters = b.since(a) }
+        stats.schedBatch = schedBatch
+        for i in stats.devices.indices where i < streams.count {
+            // Read back after the buffers were created (the machine got the setups before).
+            stats.devices[i].ranges = streams[i].report.ranges
+            stats.devices[i].watermark = streams[i].report.watermark
+        }
+        return stats
+    }
+
+    // MARK: preparing
+
+    private func accessFailure(_ sensor: SensorDescription, _ error: SystemError?, holding: Bool) -> CaptureFailure {
+        let probed = context.isLocal ? AccessProbe.check(id: sensor.id, name: sensor.name, holdingBuffer: holding) : nil
+        if let state = AccessState.explaining(error, device: sensor.name, probed: probed, duringCapture: holding,
+                                              remoteURI: context.isLocal ? nil : context.uri) {
+            return .access(state, error: error)
+        }
+        return error.map { .system($0) } ?? .access(.deviceAbsent(device: sensor.name), error: nil)
+    }
+
+    private func prepare() -> CaptureMachine.Event {
+        guard !sensors.isEmpty else { return .failed(.noSensors) }
+        // After a reconnection the old streams were released: configure anew. (Re-finding a
+        // re-plugged device by a stable identity is issue 15's; the CLI does not reconnect yet.)
+        streams.removeAll()
+        if let q = options.range.accel == nil ? nil : "accel", !sensors.contains(where: \.hasAccel) { return .failed(.range(.noDevice(quantity: q))) }
+        if options.range.gyro != nil, !sensors.contains(where: \.hasGyro) { return .failed(.range(.noDevice(quantity: "anglvel"))) }
+        for sensor in sensors {
+            if context.isLocal {
+                let state = AccessProbe.check(id: sensor.id, name: sensor.name, holdingBuffer: false)
+                guard state == .available else { return .failed(.access(state, error: nil)) }
+            }
+            guard let device = context.device(named: sensor.id) else {
+                return .failed(.access(.deviceAbsent(device: sensor.name), error: nil))
+            }
+            let plan: CapturePlan
+            do { plan = try CapturePlan.make(for: sensor, rate: options.rate, batching: options.batching, hasPollDescriptor: context.isLocal, hardwareFIFO: options.hardwareFIFO) }
+            catch { return .failed(.plan(error)) }
+            do throws(CaptureFailure) {
+                try configure(sensor, device, plan)
+            } catch {
+                return .failed(error)
+            }
+        }
+        let timeout = streams.map(\.plan.contextTimeoutMs).max() ?? 2000
+        do { try context.setTimeout(milliseconds: max(timeout, context.operationTimeoutMs ?? 0)) } catch { return .failed(.system(error)) }
+        return .prepared(streams.map { CaptureMachine.StreamSetup(report: $0.report, period: $0.period, hasAccel: $0.sensor.hasAccel) })
+    }
+
+    private func configure(_ sensor: SensorDescription, _ device: IIODevice, _ plan: CapturePlan) throws(CaptureFailure) {
+        // Settings changed below are put back if a later step fails (on success the stream
+        // remembers them and `release` puts them back).
+        var originalClock: String?
+        var original: String?
+        var originalScales: [(IIOChannel, String)] = []
+        var configured = false
+        var rangeFailure: CaptureFailure?
+        defer {
+            if !configured {
+                if let o = original { _ = try? device.writeBufferAttribute("hwfifo_timeout", o) }
+                if let c = originalClock { _ = try? device.writeAttribute("current_timestamp_clock", c) }
+                for (c, text) in originalScales { _ = try? c.writeAttribute("scale", text) }
+            }
+        }
+        do throws(SystemError) {
+            // Rate: write, then read back the actual.
+            var actual = sensor.samplingFrequency
+            if let rate = plan.rate, let attr = sensor.samplingFrequencyAttribute {
+                let text = rate.compactText
+                if attr == "sampling_frequency" {
+                    try device.writeAttribute(attr, text)
+                    actual = AttributeText.double(try? device.readAttribute(attr))
+                } else if let c = device.channels.first(where: { ($0.id.hasPrefix("accel") || $0.id.hasPrefix("anglvel")) && $0.attributeNames.contains("sampling_frequency") }) {
+                    try c.writeAttribute("sampling_frequency", text)
+                    actual = AttributeText.double(try? c.readAttribute("sampling_frequency"))
+                }
+            }
+            // Timestamp clock: monotonic where writable.
+            var clock = sensor.timestampClock
+            if let c = clock, c != "monotonic" {
+                if (try? device.writeAttribute("current_timestamp_clock", "monotonic")) != nil {
+                    originalClock = c
+                    clock = AttributeText.clock(try? device.readAttribute("current_timestamp_clock"))
+                }
+            }
+            // Hardware FIFO latency.
+            var fifoActual: Double?
+            if let t = plan.hwfifoTimeout, sensor.fifo.hasTimeout {
+                let before = try? device.readBufferAttribute("hwfifo_timeout")
+                try device.writeBufferAttribute("hwfifo_timeout", t.compactText)
+                original = before
+                fifoActual = AttributeText.double(try? device.readBufferAttribute("hwfifo_timeout"))
+            }
+            // Channels: the motion axes and the timestamp; nothing else.
+            var layoutChannels: [(id: String, index: Int, format: ScanElementFormat)] = []
+            for c in device.channels where c.isScanElement && !c.isOutput {
+                let wanted = c.id.hasPrefix("accel_") || c.id.hasPrefix("anglvel_") || c.id == "timestamp"
+                if wanted, let f = c.format {
+                    c.enable()
+                    layoutChannels.append((c.id, c.index, f))
+                } else {
+                    c.disable()
+                }
+            }
+            let applied: [CaptureRange.Applied]
+            switch applyRange(sensor, device, &originalScales) {
+            case .success(let a): applied = a
+            case .failure(let f): rangeFailure = f; return
+            }
+            let layout = ScanLayout(channels: layoutChannels)
+            let conversions = Self.readConversions(device)
+            let decoder = ScanDecoder(layout: layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
+            try device.setKernelBuffersCount(UInt32(plan.kernelBuffersCount))
+            var report = CaptureStatistics.Device(
+                id: sensor.id, name: sensor.name, plan: plan, actualRate: actual, hwfifoTimeout: fifoActual, watermark: nil,
+                timestampClock: clock, hasTimestamp: layout.element("timestamp") != nil)
+            report.ranges = applied
+            let stream = Stream(sensor: sensor, device: device, plan: plan, decoder: decoder, report: report)
+            stream.originalHWFIFOTimeout = original
+            stream.originalClock = originalClock
+            stream.originalScales = originalScales
+            if let r = actual ?? plan.rate, r > 0 { stream.period = Int64((1e9 / r).rounded()) }
+            streams.append(stream)
+            configured = true
+        } catch {
+            throw accessFailure(sensor, error, holding: false)
+        }
+        if let f = rangeFailure { throw f }
+    }
+
+    /// `--range`: writes the scale whose full scale is the smallest at or above the one asked for.
+    private func applyRange(_ sensor: SensorDescription, _ device: IIODevice, _ originalScales: inout [(IIOChannel, String)]) -> Result<[CaptureRange.Applied], CaptureFailure> {
+        var applied: [CaptureRange.Applied] = []
+        for (quantity, requested) in [("accel", options.range.accel), ("anglvel", options.range.gyro)] {
+            guard let requested, let c = device.channels.first(where: { $0.id.hasPrefix(quantity + "_") && !$0.isOutput }), let f = c.format else { continue }
+            guard c.attributeNames.contains("scale_available"), let list = try? c.readAttribute("scale_available") else {
+                return .failure(.range(.notSelectable(device: sensor.name, quantity: quantity)))
+            }
+            let rawMax = CaptureRange.rawMax(f)
+            let tokens = list.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
+            guard let choice = CaptureRange.choose(requested: requested, available: tokens, rawMax: rawMax) else {
+                return .failure(.range(.notSelectable(device: sensor.name, quantity: quantity)))
+            }
+            if let before = try? c.readAttribute("scale") { originalScales.append((c, before)) }
+            do { try c.writeAttribute("scale", choice.text) } catch { return .failure(accessFailure(sensor, error, holding: false)) }
+            let back = AttributeText.double(try? c.readAttribute("scale"))
+            applied.append(CaptureRange.Applied(quantity: quantity, requested: requested, scale: choice.scale, scaleReadBack: back,
+                                           fullScale: (back ?? choice.scale) * rawMax))
+        }
+        return .success(applied)
+    }
+
+    /// Scale and offset of each motion channel (`*_scale`, `*_offset`), read fresh.
+    /// Each sysfs file is read once, however many channels share it (`in_accel_scale`).
+    static func readConversions(_ device: IIODevice) -> [String: (scale: Double, offset: Double)] {
+        var out: [String: (scale: Double, offset: Double)] = [:]
+        var files: [String: Double?] = [:]
+        func read(_ c: IIOChannel, _ attr: String) -> Double? {
+            guard c.attributeNames.contains(attr) else { return nil }
+            let file = c.attributeFilename(attr) ?? "\(c.id)_\(attr)"
+            if let v = files[file] { return v }
+            let v = AttributeText.double(try? c.readAttribute(attr))
+            files[file] = v
+            return v
+        }
+        for c in device.channels where c.id.hasPrefix("accel_") || c.id.hasPrefix("anglvel_") {
+            out[c.id] = (read(c, "scale") ?? c.formatScale ?? 1, read(c, "offset") ?? 0)
+        }
+        return out
+    }
+
+    // MARK: streaming
+
+    /// Creates the buffers (and, the first time, the poll sets, the scheduler policy and the
+    /// sink), reporting `.streaming` or the failure.
+    private func startStreaming<S: CaptureSink>(_ sink: inout S) -> CaptureMachine.Event {
+        let created = createBuffers()
+        guard case .streaming = created else { return created }
+        if streams.contains(where: { $0.plan.waitStrategy == .pollDrain && ($0.plan.expectedBurst ?? 0) > 1 }), previousScheduler == nil {
+            // A batching reader needs no wake-up latency: SCHED_BATCH stops it from preempting
+            // the producer of a FIFO burst when the burst's first sample wakes it (measured:
+            // bursts then arrive in two parts and cost two wake-ups). Put back at release.
+            previousScheduler = Scheduler.switchTo(.batch)
+            schedBatch = previousScheduler != nil
+        }
+        do { try sink.begin(streams.map(\.report)) } catch {
+            return .failed(.recording(stage: .create, detail: "\(error)"))
+        }
+        if countersAtStart == nil { countersAtStart = ProcessCounters.now() }
+        return .streaming
+    }
+
+    private func createBuffers() -> CaptureMachine.Event {
+        bufferPoll = PollSet()
+        quietPoll = PollSet()
+        for s in streams {
+            do throws(SystemError) {
+                let buffer = try IIOBuffer(device: s.device, capacity: s.plan.bufferCapacity)
+                s.buffer = buffer
+                if s.plan.waitStrategy != .blockingRefill {
+                    if s.plan.kernelWatermark != s.plan.bufferCapacity {
+                        // libiio wrote watermark = capacity; re-arm with the planned one.
+                        try s.device.writeBufferAttribute("enable", "0")
+                        try s.device.writeBufferAttribute("watermark", String(s.plan.kernelWatermark))
+                        try s.device.writeBufferAttribute("enable", "1")
+                    }
+                    try buffer.setBlocking(false)
+                    s.pollIndex = bufferPoll.add(try buffer.pollDescriptor())
+                }
+                s.report.watermark = AttributeText.int(try? s.device.readBufferAttribute("watermark"))
+                if buffer.step != s.decoder.layout.scanBytes {
+                    return .failed(.layoutMismatch(device: s.device.id, bufferStep: buffer.step, computedStep: s.decoder.layout.scanBytes))
+                }
+            } catch {
+                // Once the buffer exists we hold the character device: probing it would say busy.
+                return .failed(accessFailure(s.sensor, error, holding: s.buffer != nil))
+            }
+        }
+        bufferPollSignal = bufferPoll.add(SignalPipe.descriptor)
+        quietPollSignal = quietPoll.add(SignalPipe.descriptor)
+        if let t = timer {
+            bufferPollTimer = bufferPoll.add(t.fd)
+            quietPollTimer = quietPoll.add(t.fd)
+        }
+        return .streaming
+    }
+
+    private func controls(_ signals: [Int32], into wake: inout CaptureMachine.Wake) {
+        for s in signals {
+            switch s {
+            case SIGINT, SIGTERM: wake.controls.append(.stop(signal: s))
+            case SIGUSR1 where options.pauseSignals: wake.controls.append(.pause)
+            case SIGUSR2 where options.pauseSignals: wake.controls.append(.resume)
+            case SIGIO:
+                for e in uevents?.receive() ?? [] {
+                    if e.action == "remove" { wake.deviceRemoved = true }
+                    if e.action == "add" { wake.deviceAdded = true }
+                }
+            default: break
+            }
+        }
+    }
+
+    private func wait(_ w: CaptureMachine.Wait) -> CaptureMachine.Event {
+        var wake = CaptureMachine.Wake()
+        let withBuffers = !w.streams.isEmpty
+        let check = w.until.map { $0 <= MonotonicClock.nanoseconds() } ?? false
+        if !check, watcher == nil { try? timer?.arm(at: w.until) }
+        let n: Int
+        if withBuffers {
+            n = (try? bufferPoll.wait(timeoutMilliseconds: check ? 0 : -1)) ?? 0
+        } else {
+            n = (try? quietPoll.wait(timeoutMilliseconds: check ? 0 : -1)) ?? 0
+        }
+        guard n > 0 else { return .woke(wake) }
+        let set = withBuffers ? bufferPoll : quietPoll
+        let sig = withBuffers ? bufferPollSignal : quietPollSignal
+        let tim = withBuffers ? bufferPollTimer : quietPollTimer
+        if !set.returned(sig).isEmpty { controls(SignalPipe.take(), into: &wake) }
+        if tim >= 0, !set.returned(tim).isEmpty { _ = timer?.acknowledge() }
+        if withBuffers {
+            for (i, s) in streams.enumerated() where s.pollIndex >= 0 {
+                let r = set.returned(s.pollIndex)
+                if r.contains(.readable) { wake.readable.insert(.stream(i)) }
+                else if !r.isEmpty { wake.errored.insert(.stream(i)) }
+            }
+        }
+        return .woke(wake)
+    }
+
+    private func awaitDevice(_ until: Int64?) -> CaptureMachine.Event {
+        var wake = CaptureMachine.Wake()
+        try? timer?.arm(at: until)
+        guard (try? quietPoll.wait()) ?? 0 > 0 else { return .woke(wake) }
+        if !quietPoll.returned(quietPollSignal).isEmpty { controls(SignalPipe.take(), into: &wake) }
+        if quietPollTimer >= 0, !quietPoll.returned(quietPollTimer).isEmpty { _ = timer?.acknowledge() }
+        return .woke(wake)
+    }
+
+    /// Blocking refills (no poll fd, `ip:`): a thread watches the signals and the machine's
+    /// deadline (the timer) and cancels the refills, so that a stop does not wait for a batch.
+    private func startWatcher() {
+        guard watcher == nil else { return }
+        let cancellers = streams.compactMap { $0.buffer?.canceller }
+        if let t = timer, let d = machine.deadline { try? t.arm(at: d) }
+        watcher = try? DescriptorWatcher(descriptors: [SignalPipe.descriptor] + (timer.map { [$0.fd] } ?? [])) {
+            for c in cancellers { c.cancel() }
+        }
+    }
+
+    /// Drains one stream: non-blocking refills until the kernel buffer is empty, or one blocking refill.
+    private func drain(_ s: Stream, recheckScale: Bool) -> CaptureMachine.Drain {
+        guard let buffer = s.buffer else { return CaptureMachine.Drain(samples: [], refills: 0) }
+        if s.plan.waitStrategy == .blockingRefill { startWatcher() }
+        let changed = recheckScale ? self.recheckScale(s) : false
+        var raw: [Sample] = []
+        var refills = 0, reads = 0, clipped = 0
+        var failure: SystemError?
+        let blocking = s.plan.waitStrategy == .blockingRefill
+        let full = buffer.capacity * max(1, s.decoder.layout.scanBytes)
+        while true {
+            refills += 1
+            let bytes: Int
+            do throws(SystemError) {
+                if blocking { bytes = try buffer.refill() } else {
+                    guard let b = try buffer.refillAvailable() else { break }
+                    bytes = b
+                }
+            } catch {
+                // A refill cancelled to stop (network backend) is not an error.
+                if !(watcher?.fired ?? false) { failure = error }
+                break
+            }
+            guard bytes > 0 else { break }
+            reads += 1
+            let decoder = s.decoder
+            buffer.withUnsafeBytes { _ = decoder.decode($0, into: &raw, clipped: &clipped) }
+            if blocking { break }
+            // A short read emptied the kernel buffer: no need for a refill that says EAGAIN.
+            // A one-scan buffer (batch 1) is always full after a read, so that test cannot tell;
+            // a second refill would nearly always say EAGAIN, one wasted read(2) per sample; a
+            // scan still queued makes the next poll return at once instead.
+            if bytes < full || buffer.capacity == 1 { break }
+        }
+        return CaptureMachine.Drain(samples: raw, refills: refills, readsWithData: reads, clippedSamples: clipped,
+                                    scaleChanged: changed, failure: failure)
+    }
+
+    private func probe(_ s: Stream) -> AccessState? {
+        context.isLocal ? AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true) : nil
+    }
+
+    /// Re-reads the scale; rebuilds the decoder when it changed.
+    private func recheckScale(_ s: Stream) -> Bool {
+        let conversions = Self.readConversions(s.device)
+        let fresh = ScanDecoder(layout: s.decoder.layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
+        guard fresh.accel != s.decoder.accel || fresh.gyro != s.decoder.gyro else { return false }
+        s.decoder = fresh
+        return true
+    }
+
+    /// Destroys buffers (disabling them), restores `hwfifo_timeout`, the timestamp clock, the
+    /// scale and the scheduling policy, leaving the sensor idle. Idempotent.
+    private func release() {
+        watcher?.stop()
+        watcher = nil
+        if countersAtStart != nil, countersAtEnd == nil { countersAtEnd = ProcessCounters.now() }
+        for s in streams {
+            s.buffer?.destroy()
+            s.buffer = nil
+            if let original = s.originalHWFIFOTimeout {
+                _ = try? s.device.writeBufferAttribute("hwfifo_timeout", original)
+                s.originalHWFIFOTimeout = nil
+            }
+            if let clock = s.originalClock {
+                _ = try? s.device.writeAttribute("current_timestamp_clock", clock)
+                s.originalClock = nil
+            }
+            for (c, text) in s.originalScales { _ = try? c.writeAttribute("scale", text) }
+            s.originalScales = []
+        }
+        if let p = previousScheduler { try? Scheduler.set(p); previousScheduler = nil }
+        uevents?.stopNotifying()
+        try? timer?.arm(at: nil)
+    }
+}

@@ -1,0 +1,80 @@
+import MotionAnalysis
+import MotionCore
+@testable import MotionEvaluation
+import Testing
+
+/// Agreement and onset figures against hand-made truth, and the leave-one-subject-out choice.
+struct ActivityAgreementTests {
+    let s: Int64 = 1_000_000_000
+    typealias Run = LabelRuns.Run
+
+    func timeline(_ parts: [(Int64, Int64, ActivityClass, Int64)]) -> ActivityTimeline {
+        ActivityTimeline(segments: parts.map { ActivitySegment(start: $0.0 * s, end: $0.1 * s, label: $0.2, confidence: 50, announced: $0.3 * s) })
+    }
+
+    @Test func agreementTrimsOneSecondAtEachEndAndSkipsOtherLabels() {
+        let truth = LabelRuns(runs: [
+            Run(label: "standing", start: 0, end: 20 * s),
+            Run(label: "transition", start: 20 * s, end: 24 * s),
+            Run(label: nil, start: 24 * s, end: 30 * s),
+            Run(label: "walking", start: 30 * s, end: 60 * s),
+        ])
+        // Still until 33 s (walking announced at 35 s), walking after.
+        let a = ActivityAgreement(truth: truth, timeline: timeline([(0, 33, .still, 0), (33, 60, .walking, 35)]))
+        // Judged: standing 1-19 (18 s, all still), walking 31-59 (28 s, 26 agree).
+        #expect(a.judgedSeconds == 46)
+        #expect(a.agreeingSeconds == 44)
+        #expect(abs(a.percent - 100 * 44 / 46) < 1e-12)
+        // One still -> walking onset: 5 s after the walking label, 11 s after the transition ended.
+        #expect(a.onsetDelays == [5] && a.postureEndDelays == [11])
+        #expect(a.medianOnsetSeconds == 5 && a.missedOnsets == 0)
+    }
+
+    @Test func missedOnsetsCountAsInfinitelyLateAndFarStillsAreNoOnset() {
+        let truth = LabelRuns(runs: [
+            Run(label: "sitting", start: 0, end: 10 * s),
+            Run(label: "walking_upstairs", start: 12 * s, end: 30 * s),
+            Run(label: "lying", start: 30 * s, end: 40 * s),
+            Run(label: nil, start: 40 * s, end: 70 * s),
+            Run(label: "walking", start: 70 * s, end: 90 * s),
+        ])
+        let a = ActivityAgreement(truth: truth, timeline: timeline([(0, 90, .still, 0)]))
+        // The first walk is an onset (2 s after sitting), never announced; the second is 30 s
+        // after lying: beyond the bridge, not an onset.
+        #expect(a.onsetDelays == [nil])
+        #expect(a.medianOnsetSeconds == .infinity && a.missedOnsets == 1)
+        let pooled = ActivityAgreement.pooled([a, ActivityAgreement(agreeingSeconds: 10, judgedSeconds: 10, onsetDelays: [1, 2], postureEndDelays: [3, 4])])
+        #expect(pooled.onsetDelays.count == 3 && pooled.medianOnsetSeconds == 2 && pooled.medianPostureEndSeconds == 4)
+    }
+
+    @Test func truthClasses() {
+        for l in ["sitting", "standing", "lying"] { #expect(ActivityAgreement.truthClass(l) == .still) }
+        for l in ["walking", "walking_upstairs", "walking_downstairs"] { #expect(ActivityAgreement.truthClass(l) == .walking) }
+        #expect(ActivityAgreement.truthClass("transition") == nil && ActivityAgreement.truthClass(nil) == nil)
+        #expect(ActivityEvaluation.expectedClass("biking") == .cycling && ActivityEvaluation.expectedClass("driving") == .vehicle)
+        #expect(ActivityEvaluation.expectedClass("jogging") == .running && ActivityEvaluation.expectedClass("other") == nil)
+    }
+
+    /// The configuration judging a subject is chosen on the other subjects only.
+    @Test func crossValidationNeverTunesOnTheHeldOutSubject() throws {
+        let n = ActivityEvaluation.configurations.count
+        func figures(best: Int) -> [ActivityAgreement] {
+            (0..<n).map { ActivityAgreement(agreeingSeconds: $0 == best ? 100 : 50, judgedSeconds: 100, onsetDelays: [], postureEndDelays: []) }
+        }
+        // Subjects a and b favour configuration 1; c favours configuration 2 (only c would choose it).
+        let files = [
+            ActivityEvaluation.HAPTFile(path: "a", subject: "a", byConfiguration: figures(best: 1)),
+            ActivityEvaluation.HAPTFile(path: "b", subject: "b", byConfiguration: figures(best: 1)),
+            ActivityEvaluation.HAPTFile(path: "c", subject: "c", byConfiguration: figures(best: 2)),
+        ]
+        let r = ActivityEvaluation.crossValidate(files)
+        #expect(r.chosen.map(\.configuration) == [1, 1, 1])
+        // Held out, c is judged with configuration 1: 50 %; a and b with 1: 100 %.
+        #expect(abs(r.crossValidated.percent - 250.0 / 3) < 1e-9)
+        #expect(r.inSample.percent == 50, "configuration 0 (the defaults) is good for none")
+        // The first configuration is the defaults.
+        let first = try #require(ActivityEvaluation.configurations.first)
+        #expect(!first.isEmpty && first.allSatisfy { ActivityClassifierConfiguration().value(of: $0.0) == $0.1 })
+        #expect(ActivityEvaluation.configurations.count == 9)
+    }
+}
