@@ -26,12 +26,14 @@ import MotionCore
 ///    about two periods counts the step that left no clear peak. Unconfirmed candidates expire
 ///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
 ///
-/// Bad input (empty batch, NaN/inf, timestamps not strictly increasing or beyond ±2⁶² ns) throws
-/// ``StepCounterError`` and leaves the state unchanged.
+/// Bad input (empty batch, NaN/inf or accelerations beyond ±10⁶ m/s², timestamps beyond ±4 × 10¹⁸ ns
+/// or not strictly increasing: the limits of ``InputLimits``) throws ``StepCounterError`` and leaves
+/// the state unchanged.
 public struct StepCounter: Sendable {
-    /// Largest accepted |timestamp| (2⁶² ns, about 146 years, ``MotionCore/Sample/timestampLimit``):
-    /// keeps all time arithmetic in range. A literal, so that the validation loop reads a constant.
-    public static let timestampLimit: Int64 = 1 << 62
+    /// Largest accepted |timestamp| (4 × 10¹⁸ ns, about 126 years: ``InputLimits/timestampLimit``,
+    /// equal by test): keeps all time arithmetic in range. A literal, so that the validation loop
+    /// reads a constant.
+    public static let timestampLimit: Int64 = 4_000_000_000_000_000_000
 
     /// The internal grid period: 40 ms (25 Hz).
     public static let gridPeriod: Int64 = 40_000_000
@@ -111,13 +113,17 @@ public struct StepCounter: Sendable {
         var previous = lastTimestamp
         for i in samples.indices {
             let s = samples[i]
-            if s.timestamp <= previous {
-                throw .timestampNotIncreasing(index: i, timestamp: s.timestamp, previous: previous)
-            }
+            // Range first: the initial `previous` is Int64.min, so an Int64.min timestamp would
+            // otherwise be reported as a duplicate.
             if s.timestamp > Self.timestampLimit || s.timestamp < -Self.timestampLimit {
                 throw .timestampOutOfRange(index: i, timestamp: s.timestamp)
             }
-            if !(s.accel.x.isFinite && s.accel.y.isFinite && s.accel.z.isFinite) {
+            if s.timestamp <= previous {
+                throw .timestampNotIncreasing(index: i, timestamp: s.timestamp, previous: previous)
+            }
+            let limit = InputLimits.sampleMagnitude
+            // Finite and within ±10^6 m/s^2 (false for NaN): squares and sums stay finite.
+            if !(s.accel.x.magnitude <= limit && s.accel.y.magnitude <= limit && s.accel.z.magnitude <= limit) {
                 throw .nonFiniteValue(index: i, timestamp: s.timestamp)
             }
             previous = s.timestamp

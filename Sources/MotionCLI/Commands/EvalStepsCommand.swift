@@ -46,7 +46,7 @@ enum EvalStepsCommand {
                     throw CLIError.failure("\(dir)/manifest.csv: not found (pass the datasets folder)")
                 }
                 let config = try StepParameters.configuration(args.strings("param"))
-                let scale = try args.double("amplitude-scale", in: 0.01...100) ?? 1
+                let scale = try args.double("amplitude-scale", rule: ValueRule("amplitude scale", unit: "", 0.01...100)) ?? 1
                 let sweeps = try args.strings("sweep").map(parseSweep) + (args.flag("sensitivity") ? StepEvaluation.sensitivitySweeps(config) : [])
                 let inSampleOnly = args.flag("in-sample")
                 if inSampleOnly && args.flag("check") { throw CLIError.usage("--check judges the cross-validated figures: it cannot be combined with --in-sample") }
@@ -139,7 +139,7 @@ enum EvalStepsCommand {
     /// Parses `NAME=V1,V2,...` for `--sweep`.
     static func parseSweep(_ text: String) throws -> (String, [Double]) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        let values = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Double($0) } : []
+        let values = parts.count == 2 ? parts[1].split(separator: ",").compactMap { DecimalScanner.double(String($0)) } : []
         guard parts.count == 2, !values.isEmpty, values.count == parts[1].split(separator: ",").count,
               StepCounterConfiguration().value(of: parts[0]) != nil else {
             throw CLIError.usage("--sweep expects NAME=V1,V2,... with a known parameter name, got '\(text)'")
