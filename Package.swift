@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "motionbatch", targets: ["motionbatch"]),
         .library(name: "MotionCore", targets: ["MotionCore"]),
+        // The fuzz targets' bodies, for the libFuzzer executables of Fuzz/Package.swift.
+        .library(name: "MotionFuzzTargets", targets: ["MotionFuzzTargets"]),
     ],
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
@@ -42,6 +44,9 @@ let package = Package(
         // loss), checkpoints and recovery, per-batch reports, summaries, log events. A pure session
         // machine and its driver (the capture's sink).
         .target(name: "MotionSession", dependencies: ["MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost"]),
+        // The fuzz targets (one function per input kind: reader, header, numbers, board profile,
+        // options), run by the libFuzzer executables in Fuzz/ and, over the committed corpus, by the tests.
+        .target(name: "MotionFuzzTargets", dependencies: ["MotionCore", "MotionSystem", "WakeCost", "MotionCLI"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
@@ -57,5 +62,6 @@ let package = Package(
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem"]),
         .testTarget(name: "MotionSessionTests", dependencies: ["MotionSession", "MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost", "MotionTestSupport"]),
+        .testTarget(name: "MotionFuzzTargetsTests", dependencies: ["MotionFuzzTargets", "MotionCore", "MotionTestSupport"]),
     ]
 )
