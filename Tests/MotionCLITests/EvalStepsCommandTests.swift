@@ -30,7 +30,7 @@ struct EvalStepsCommandTests {
         let folds = try #require(cv["folds"] as? [[String: Any]])
         #expect(folds.compactMap { $0["held_out"] as? String } == ["bangle:0_drive.csv", "oxford:Bob"])
         #expect((folds.first?["parameters"] as? [String: Double])?.keys.contains("minPeriodicity") == true)
-        #expect(cv["configurations_counted"] as? Int == 216 && cv["wall_seconds"] is Double)
+        #expect(cv["configurations_counted"] as? Int == 72 && cv["wall_seconds"] is Double)
         let cvFiles = try #require(cv["sets"] as? [[String: Any]]).flatMap { $0["files"] as? [[String: Any]] ?? [] }
         #expect(Set(cvFiles.compactMap { $0["unit"] as? String }) == ["bangle:0_drive.csv", "oxford:Bob"])
         #expect(o["targets"] is [[String: Any]] && o["in_sample_targets"] is [[String: Any]] && o["all_targets_met"] is Bool)
