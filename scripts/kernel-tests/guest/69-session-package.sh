@@ -12,8 +12,23 @@ DEB=$(ls "$MB_ROOT"/.build/package/motionbatch_*.deb 2>/dev/null | head -1)
 modprobe -d "$MB_MODDIR" overlay || { echo "no overlay module"; exit 1; }
 O="$TEST_TMP/ov"; R="$O/root"
 mkdir -p "$O/upper" "$O/work" "$R"
+UDEVD_PID=""
+# Everything mounted below $R is detached (lazily: busy or not) before lib.sh's cleanup removes
+# $TEST_TMP, which must never descend into the bind-mounted /proc, /sys, /dev or /run.
+unmount_root() {
+    [ -n "$UDEVD_PID" ] && { kill "$UDEVD_PID" 2>/dev/null; wait "$UDEVD_PID" 2>/dev/null; UDEVD_PID=""; }
+    [ -n "${SWIFT_TOOLCHAIN:-}" ] && umount -l "$R$SWIFT_TOOLCHAIN" 2>/dev/null
+    for m in tmp run dev/pts dev sys proc; do umount -l "$R/$m" 2>/dev/null; done
+    umount -l "$R" 2>/dev/null
+    if grep -q " $R" /proc/mounts; then echo "still mounted below $R:"; grep " $R" /proc/mounts; return 1; fi
+    return 0
+}
+trap 'unmount_root || exit 1; _mb_cleanup' EXIT
 mount -t overlay overlay -o "lowerdir=/,upperdir=$O/upper,workdir=$O/work" "$R" || { echo "cannot mount the overlay"; exit 1; }
-for m in proc sys dev dev/pts run; do mount --bind "/$m" "$R/$m"; done
+for m in proc sys dev dev/pts; do mount --bind "/$m" "$R/$m"; done
+# A fresh /run and /tmp: udevd's control socket and database, and no rule left in /run/udev/rules.d
+# by another test, so the rule udevd applies is the packaged one.
+mount -t tmpfs run "$R/run"
 mount -t tmpfs tmp "$R/tmp"
 # The Swift toolchain the host's test binary was built with (where its libswiftCore.so lives),
 # hidden in the installed root by an empty tmpfs.
@@ -34,7 +49,8 @@ in_root systemd-analyze verify /lib/systemd/system/motionbatch.service >"$TEST_T
 group=$(in_root getent group iio); user=$(in_root getent passwd motionbatch)
 # The packaged udev rule applied by udevd in the installed system, then a capture as the service's user.
 t udevd
-in_root /lib/systemd/systemd-udevd --daemon 2>"$TEST_TMP/udevd.log"
+chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin /lib/systemd/systemd-udevd 2>"$TEST_TMP/udevd.log" &
+UDEVD_PID=$!
 iio_make_recording "$TEST_TMP/rec.csv" 10 --no-gyro
 start_emulator "$TEST_TMP/rec.csv" --loop
 dev=$(wait_iio accel_3d 15) || { echo "accel_3d did not appear"; diagnose; }
@@ -47,13 +63,11 @@ in_root setpriv --reuid=motionbatch --regid=motionbatch --init-groups -- /usr/bi
 rows=$(grep -c '^[0-9]' "$R/var/lib/motionbatch/p.csv" 2>/dev/null || echo 0)
 t captured
 stop_emulator TERM
-in_root udevadm control --exit 2>/dev/null
+kill "$UDEVD_PID" 2>/dev/null; wait "$UDEVD_PID" 2>/dev/null; UDEVD_PID=""
 t purge
 in_root dpkg --purge motionbatch >"$TEST_TMP/purge.log" 2>&1; purge_rc=$?
 left=$(for f in usr/bin/motionbatch lib/systemd/system/motionbatch.service lib/udev/rules.d/60-motionbatch-iio.rules etc/default/motionbatch; do [ -e "$R/$f" ] && echo "$f"; done | tr '\n' ' ')
-[ -n "$SWIFT_TOOLCHAIN" ] && umount "$R$SWIFT_TOOLCHAIN" 2>/dev/null
-for m in tmp run dev/pts dev sys proc; do umount "$R/$m"; done
-umount "$R"
+unmount_root || exit 1
 j() { python3 -c 'import json,sys; print(json.dumps(open(sys.argv[1]).read()[-2000:]))' "$1"; }
 s() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 collect_json "$MB_RESULTS/$TEST_NAME.json" dpkg_exit:="$dpkg_rc" dpkg_log:="$(j "$TEST_TMP/dpkg.log")" swift_visible:="$swift_visible" \
