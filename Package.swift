@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "motionbatch", targets: ["motionbatch"]),
         .library(name: "MotionCore", targets: ["MotionCore"]),
+        // The fuzz targets' bodies, for the libFuzzer executables of Fuzz/Package.swift.
+        .library(name: "MotionFuzzTargets", targets: ["MotionFuzzTargets"]),
     ],
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
@@ -51,6 +53,9 @@ let package = Package(
         // outbox as a pure machine (PublishMachine) and its driver, the collector (dedupe,
         // per-board files) and the fleet report.
         .target(name: "MotionFleet", dependencies: ["MotionCore", "MotionIIO", "MotionSession", "MotionSystem", "MotionMQTT"]),
+        // The fuzz targets (one function per input kind: reader, header, numbers, board profile,
+        // options), run by the libFuzzer executables in Fuzz/ and, over the committed corpus, by the tests.
+        .target(name: "MotionFuzzTargets", dependencies: ["MotionCore", "MotionSystem", "WakeCost", "MotionCLI"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
@@ -67,5 +72,6 @@ let package = Package(
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem"]),
         .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionMQTT", "MotionSession", "MotionCore", "MotionSystem", "MotionTestSupport"]),
         .testTarget(name: "MotionSessionTests", dependencies: ["MotionSession", "MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost", "MotionTestSupport"]),
+        .testTarget(name: "MotionFuzzTargetsTests", dependencies: ["MotionFuzzTargets", "MotionCore", "MotionTestSupport"]),
     ]
 )

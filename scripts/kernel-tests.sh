@@ -70,6 +70,14 @@ if [ "$BUILD" = 1 ]; then
 fi
 BIN="$(swift build -c "$CONFIG" --show-bin-path)/motionbatch"
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
+# Test 69 installs the Debian package in the guest: build it (its own build directory, the Swift
+# runtime linked statically) unless --no-build finds one.
+if [ -z "$ONLY" ] || [[ "69-session-package" == *"$ONLY"* ]]; then
+    if [ "$BUILD" = 1 ] || ! ls "$ROOT"/.build/package/motionbatch_*.deb >/dev/null 2>&1; then
+        log "scripts/package-deb.sh"
+        "$ROOT/scripts/package-deb.sh" >"$OUT/package.log" 2>&1 || { tail -20 "$OUT/package.log" >&2; die "scripts/package-deb.sh failed (log: $OUT/package.log)"; }
+    fi
+fi
 
 # --- 3. kernel: Debian's versioned linux-image package, cached --------------------------------
 mkdir -p "$CACHE"

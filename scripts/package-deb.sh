@@ -128,9 +128,13 @@ set -e
 if [ "$1" = configure ]; then
     getent group iio >/dev/null || addgroup --system iio
     if ! getent passwd motionbatch >/dev/null; then
+        mkdir -p /var/lib/motionbatch
         adduser --system --group --home /var/lib/motionbatch --no-create-home --gecos "MotionBatch capture" motionbatch
     fi
     adduser motionbatch iio >/dev/null
+    if [ "$(stat -c %U /var/lib/motionbatch 2>/dev/null)" != motionbatch ]; then
+        install -d -m 0750 -o motionbatch -g motionbatch /var/lib/motionbatch
+    fi
     if [ -d /run/udev ] && command -v udevadm >/dev/null; then
         udevadm control --reload || true
         udevadm trigger --subsystem-match=iio --action=add || true

@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import MotionFleet
 import MotionSession
 
@@ -48,7 +49,7 @@ enum PublishOptions {
             case .failure(let e): throw .usage("The value \(e) is invalid for '--outbox-max'.")
             }
         }
-        if let r = try args.double("reconnect-max", in: 1...3600) { c.settings.reconnectMaxNanoseconds = Int64(r * 1e9) }
+        if let r = try args.double("reconnect-max", rule: InputLimits.duration.narrowed(to: 1...3600)) { c.settings.reconnectMaxNanoseconds = Int64(r * 1e9) }
         c.keepaliveSeconds = max(60, Int((3 * latencySeconds).rounded(.up)))
         return c
     }

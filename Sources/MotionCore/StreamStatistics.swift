@@ -40,7 +40,8 @@ public struct StreamStatistics: Sendable, Equatable {
     public init(declaredRateHz: Double? = nil, gapFactor: Double = 2.0) {
         precondition(gapFactor > 1, "gapFactor must be > 1")
         self.gapFactor = gapFactor
-        if let r = declaredRateHz, r.isFinite, r > 0 { nominalPeriod = Int64((1e9 / r).rounded()) }
+        // A rate outside InputLimits.rate (the reader refuses such headers) is ignored.
+        if let r = declaredRateHz, InputLimits.rate.contains(r) { nominalPeriod = max(1, Int64((1e9 / r).rounded())) }
     }
 
     /// Adds the samples of one delivered batch.
@@ -53,12 +54,12 @@ public struct StreamStatistics: Sendable, Equatable {
         sampleCount += 1
         if firstTimestamp == nil { firstTimestamp = t }
         if let last = lastTimestamp {
-            let dt = t - last
+            let dt = t.saturatingSubtracting(last)
             if interruptedBeforeNext {
                 // Not a gap in the data: the stream was stopped on purpose or lost its device.
                 interruptedBeforeNext = false
                 interruptions += 1
-                interruptedNanoseconds += dt
+                interruptedNanoseconds = interruptedNanoseconds.saturatingAdding(dt)
             } else if nominalPeriod != nil {
                 account(dt)
             } else {

@@ -34,7 +34,7 @@ extension CaptureCommand {
             case .failure(let e): throw .usage("The value \(e) is invalid for '--rotate'.")
             }
         }
-        let keep = try args.int("keep", in: 1...1_000_000)
+        let keep = try args.int("keep", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000))
         var maxDisk: Int64?
         if let m = args.string("max-disk") {
             switch SessionQuantity.parse(m) {

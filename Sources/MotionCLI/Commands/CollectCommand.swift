@@ -67,8 +67,8 @@ enum CollectCommand {
             }
             c.retentionNanoseconds = ns
         }
-        let duration = try args.double("duration", in: 0.1...31_536_000)
-        if let r = try args.double("reconnect-max", in: 1...3600) { c.reconnectMaxNanoseconds = Int64(r * 1e9) }
+        let duration = try args.double("duration", rule: InputLimits.positiveDuration.narrowed(to: 0...31_536_000))
+        if let r = try args.double("reconnect-max", rule: InputLimits.duration.narrowed(to: 1...3600)) { c.reconnectMaxNanoseconds = Int64(r * 1e9) }
         do { try SignalPipe.install([SIGINT, SIGTERM]) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         let localIO = io
         let collector: FleetCollector

@@ -34,6 +34,7 @@ perms=$(stat -c '%U:%G %a %n' "$node" "$dev/buffer/enable" "$dev/buffer/hwfifo_t
 stop_emulator TERM
 udevadm control --exit 2>/dev/null
 umount /etc/group
+rm -f /run/udev/rules.d/60-motionbatch-iio.rules
 cat "$TEST_TMP/in.err" "$TEST_TMP/out.err"
 collect_json "$MB_RESULTS/$TEST_NAME.json" in_exit:="$in_rc" out_exit:="$out_rc" rows:="$rows" gid:="$IIO_GID" \
     perms:="$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$perms")" \
