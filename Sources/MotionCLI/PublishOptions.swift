@@ -45,7 +45,7 @@ enum PublishOptions {
         if let m = args.string("outbox-max") {
             switch SessionQuantity.parse(m) {
             case .success(.size(let b)) where b >= 4096: c.settings.outboxMaxBytes = Int(b)
-            case .success: throw .usage("The value '\(m)' is invalid for '--outbox-max': expected a size of at least 4K, such as 50M.")
+            case .success: throw .usage("The value '\(DiagnosticText.escaped(m.utf8))' is invalid for '--outbox-max': expected a size of at least 4K, such as 50M.")
             case .failure(let e): throw .usage("The value \(e) is invalid for '--outbox-max'.")
             }
         }

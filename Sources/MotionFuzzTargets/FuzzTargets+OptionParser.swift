@@ -19,7 +19,7 @@ extension FuzzTargets {
             ["wakes", fixture, "--rates", "50", "--latencies", "0,1"], ["calibrate"], ["replay"], ["help"], [],
         ]
         var words = prefixes[Int(selector) % prefixes.count]
-        let blocked = ["--html", "--stats-json", "--summary-json", "--status-file", "-o", "--output", "--overwrite", "--measured", "--per-sample", "--batched"]
+        let blocked = ["--html", "--stats-json", "--summary-json", "--status-file", "-o", "--output", "--overwrite", "--measured", "--per-sample", "--batched", "--publish", "--outbox"]
         for w in data.dropFirst().split(separator: 0, omittingEmptySubsequences: false).prefix(12) {
             let word = String(decoding: w.prefix(80), as: UTF8.self)
             guard !word.contains("/"), !blocked.contains(where: { word.hasPrefix($0) }) else { continue }

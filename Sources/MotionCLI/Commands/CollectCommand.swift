@@ -58,12 +58,12 @@ enum CollectCommand {
         c.password = try PublishOptions.password(args, url: url)
         c.caFile = try PublishOptions.caFile(args, url: url)
         if let id = args.string("client-id") {
-            guard FleetTopics.isValidBoardID(id) else { throw CLIError.usage("The value '\(id)' is invalid for '--client-id': use 1-64 of A-Z a-z 0-9 - _.") }
+            guard FleetTopics.isValidBoardID(id) else { throw CLIError.usage("The value '\(DiagnosticText.escaped(id.utf8))' is invalid for '--client-id': use 1-64 of A-Z a-z 0-9 - _.") }
             c.clientID = id
         }
         if let r = args.string("retention") {
             guard case .success(.duration(let ns)) = SessionQuantity.parse(r) else {
-                throw CLIError.usage("The value '\(r)' is invalid for '--retention': expected a duration such as 30d or 12h.")
+                throw CLIError.usage("The value '\(DiagnosticText.escaped(r.utf8))' is invalid for '--retention': expected a duration such as 30d or 12h.")
             }
             c.retentionNanoseconds = ns
         }

@@ -94,7 +94,7 @@ enum ReplayCommand {
         switch args.string("pace") {
         case nil, "fast": pace = .fast
         case "realtime": pace = .realtime
-        case let m?: throw CLIError.usage("The value '\(m)' is invalid for '--pace': expected 'realtime' or 'fast'.")
+        case let m?: throw CLIError.usage("The value '\(DiagnosticText.escaped(m.utf8))' is invalid for '--pace': expected 'realtime' or 'fast'.")
         }
         let session = CaptureCommand.newSessionID()
         let latency: Double = switch policy {

@@ -1,3 +1,4 @@
+import MotionCore
 import Foundation
 
 /// A collected `<session>.ndjson` file read back (pure: bytes in, lines out): one fleet message
@@ -33,7 +34,7 @@ public struct FleetNDJSON {
             start = nl + 1
             guard let any = try? JSONSerialization.jsonObject(with: Data(line)), let o = any as? [String: Any] else {
                 let column = (line.firstIndex { !(($0 == 0x20) || ($0 == 0x09)) } ?? line.startIndex) - line.startIndex + 1
-                throw .malformed(file: file, line: n, column: column, problem: "not a JSON object: \(FleetText.quoted(String(decoding: line.prefix(40), as: UTF8.self)))")
+                throw .malformed(file: file, line: n, column: column, problem: "not a JSON object: \(DiagnosticText.quoted(String(decoding: line.prefix(40), as: UTF8.self)))")
             }
             guard let type = o["type"] as? String, let seq = o["seq"] as? Int else {
                 throw .malformed(file: file, line: n, column: 1, problem: "a fleet message needs \"type\" and \"seq\"")

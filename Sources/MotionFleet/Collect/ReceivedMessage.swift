@@ -1,3 +1,4 @@
+import MotionCore
 import Foundation
 
 /// A message as the collector received it, checked: its topic names a board and a kind under
@@ -25,7 +26,7 @@ public struct ReceivedMessage: Sendable, Equatable {
             return reject("the payload is not a JSON object")
         }
         guard let schema = o["schema"] as? Int, schema == FleetMessage.schemaVersion else {
-            return reject("unknown schema \(o["schema"].map { "\($0)" } ?? "(missing)") (this collector reads schema \(FleetMessage.schemaVersion))")
+            return reject("unknown schema \(o["schema"].map { DiagnosticText.quoted("\($0)") } ?? "(missing)") (this collector reads schema \(FleetMessage.schemaVersion))")
         }
         guard let b = o["board"] as? String, b == board else { return reject("the payload's board is not the topic's (\(board))") }
         guard let session = o["session"] as? String, !session.isEmpty, session.utf8.count <= 64,
@@ -47,6 +48,6 @@ public struct ReceivedMessage: Sendable, Equatable {
         /// The problem.
         public var problem: String
         /// `topic: problem`.
-        public var description: String { "\(FleetText.quoted(topic)): \(problem)" }
+        public var description: String { "\(DiagnosticText.quoted(topic)): \(problem)" }
     }
 }

@@ -1,3 +1,4 @@
+import MotionCore
 /// What an outbox file holds, read back (pure: bytes in, entries out): the messages not yet
 /// acknowledged, dropped or refused, in order; the next free id; a torn final line (a crash in
 /// the middle of an append) cut off; how much of the file is dead (records of finished messages),
@@ -36,7 +37,7 @@ public struct OutboxJournal: Sendable, Equatable {
             let text = String(decoding: bytes[start..<nl], as: UTF8.self)
             if lineNumber == 1 {
                 guard text == OutboxRecord.header else {
-                    throw .malformed(file: file, line: 1, column: 1, problem: "not a MotionBatch outbox (expected \(FleetText.quoted(OutboxRecord.header)))")
+                    throw .malformed(file: file, line: 1, column: 1, problem: "not a MotionBatch outbox (expected \(DiagnosticText.quoted(OutboxRecord.header)))")
                 }
             } else {
                 switch try OutboxRecord.parse(Substring(text), file: file, lineNumber: lineNumber) {

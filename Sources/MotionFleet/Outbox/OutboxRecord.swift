@@ -1,3 +1,4 @@
+import MotionCore
 /// One line of the outbox journal (docs/fleet.md, "The outbox"): the file starts with
 /// `# motionbatch-outbox 1` and is only ever appended to, one record per line:
 /// - `+ ID KIND TOPIC PAYLOAD`: a message (fsynced before it is sent);
@@ -36,7 +37,7 @@ public enum OutboxRecord: Sendable, Equatable {
         let fields = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
         guard let tag = fields.first, tag.count == 1 else { return try failTag(line, bad) }
         guard fields.count >= 2, let id = Int64(fields[1]), id > 0 else {
-            throw bad(3, "expected a positive message id after '\(tag)', found \(FleetText.quoted(String(fields.count >= 2 ? fields[1] : "")))")
+            throw bad(3, "expected a positive message id after '\(tag)', found \(DiagnosticText.quoted(String(fields.count >= 2 ? fields[1] : "")))")
         }
         switch tag {
         case "-", "x", "r":
@@ -46,7 +47,7 @@ public enum OutboxRecord: Sendable, Equatable {
             guard fields.count == 5 else { throw bad(line.count + 1, "a message line needs ID KIND TOPIC PAYLOAD") }
             let kindColumn = 4 + fields[1].count
             guard let kind = FleetMessage.Kind(rawValue: String(fields[2])), kind != .status else {
-                throw bad(kindColumn, "unknown message kind \(FleetText.quoted(String(fields[2])))")
+                throw bad(kindColumn, "unknown message kind \(DiagnosticText.quoted(String(fields[2])))")
             }
             let payload = fields[4]
             guard payload.first == "{", payload.last == "}" else {
@@ -59,6 +60,6 @@ public enum OutboxRecord: Sendable, Equatable {
     }
 
     private static func failTag(_ line: Substring, _ bad: (Int, String) -> FleetError) throws(FleetError) -> OutboxRecord {
-        throw bad(1, "expected a record ('+', '-', 'x' or 'r' and a space), found \(FleetText.quoted(String(line.prefix(20))))")
+        throw bad(1, "expected a record ('+', '-', 'x' or 'r' and a space), found \(DiagnosticText.quoted(String(line.prefix(20))))")
     }
 }

@@ -1,3 +1,4 @@
+import MotionCore
 /// What the fleet commands refuse or fail at, each with the remedy.
 public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL could not be parsed.
@@ -14,26 +15,13 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One sentence with the remedy.
     public var description: String {
         switch self {
-        case let .invalidURL(url, why): "invalid broker URL \(FleetText.quoted(url)): \(why)"
+        case let .invalidURL(url, why): "invalid broker URL \(DiagnosticText.quoted(url)): \(why)"
         case .insecure(let host):
-            "\(FleetText.quoted(host)) is not loopback: use mqtts:// with --ca-file (or pass --insecure to send in clear text)"
+            "\(DiagnosticText.quoted(host)) is not loopback: use mqtts:// with --ca-file (or pass --insecure to send in clear text)"
         case .invalidBoardID(let id):
-            "invalid board id \(FleetText.quoted(id)): use 1-64 letters, digits, '-' or '_'"
+            "invalid board id \(DiagnosticText.quoted(id)): use 1-64 letters, digits, '-' or '_'"
         case let .malformed(file, line, column, problem): "\(file):\(line):\(column): \(problem)"
         case .io(let s): s
         }
-    }
-}
-
-/// Quoting for messages: control and non-ASCII bytes escaped.
-enum FleetText {
-    static func quoted(_ s: String) -> String {
-        var out = "'"
-        for u in s.unicodeScalars {
-            if u.value >= 0x20 && u.value < 0x7f && u != "'" && u != "\\" { out.unicodeScalars.append(u) }
-            else if u == "'" || u == "\\" { out += "\\" + String(u) }
-            else { out += "\\u{" + String(u.value, radix: 16) + "}" }
-        }
-        return out + "'"
     }
 }
