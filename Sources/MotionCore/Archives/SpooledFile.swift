@@ -44,3 +44,28 @@ enum SpooledFile {
         }
     }
 }
+
+/// A stream (standard input) copied once into an anonymous temporary file, so that it can be
+/// read from the start as many times as a command needs (`wakes -` reads its recording three
+/// times). Each ``input()`` opens it afresh (`/proc/self/fd/N`), named as the stream was.
+public final class SpooledInput {
+    /// The name used in messages (`standard input`).
+    public let name: String
+    private let file: FileRandomAccess
+
+    /// Copies everything `input` yields.
+    /// - Throws: ``SystemError`` from opening, reading or writing.
+    public init(copying input: RecordingInput) throws {
+        let source = try input.open()
+        name = source.name
+        guard let f = try SpooledFile.copy(source, prefix: []) as? FileRandomAccess else { preconditionFailure("SpooledFile.copy returns a file") }
+        file = f
+    }
+
+    /// The copy, from its start.
+    /// - Throws: ``SystemError`` when it cannot be opened again.
+    public func input() throws -> RecordingInput {
+        let again = try FileDescriptor.openForReading("/proc/self/fd/\(file.file.rawValue)")
+        return .source(RecordingFileSource(file: again, name: name))
+    }
+}
