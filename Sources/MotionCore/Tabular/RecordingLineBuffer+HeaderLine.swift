@@ -14,7 +14,8 @@ extension RecordingLineBuffer {
         case .line(let p, let n):
             var bytes = Array(UnsafeBufferPointer(start: p, count: n))
             if number == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-            if let bad = DiagnosticText.firstUnprintableOffset(bytes) {
+            // A tab separates fields (phyphox's "Tabulator" export); other control characters are refused.
+            if let bad = DiagnosticText.firstUnprintableOffset(bytes.map { $0 == 0x09 ? 0x20 : $0 }) {
                 throw RecordingError(file: name, line: number, column: bad + 1,
                                      problem: "\(what) \(DiagnosticText.quoted(bytes, limit: 60)) is not printable UTF-8 text (control characters and invalid bytes are not allowed)")
             }
