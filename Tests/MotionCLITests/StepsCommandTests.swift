@@ -96,10 +96,10 @@ struct StepsCommandTests {
     }
 
     @Test func sweepsAreParsedAndBadOnesRejected() throws {
-        let (name, values) = try EvalCommand.parseSweep("minPeriodicity=0.8,0.9")
+        let (name, values) = try EvalStepsCommand.parseSweep("minPeriodicity=0.8,0.9")
         #expect(name == "minPeriodicity" && values == [0.8, 0.9])
         for bad in ["minPeriodicity", "minPeriodicity=", "minPeriodicity=0.8,x", "bogus=1"] {
-            #expect(throws: CLIError.self) { try EvalCommand.parseSweep(bad) }
+            #expect(throws: CLIError.self) { try EvalStepsCommand.parseSweep(bad) }
         }
     }
 

@@ -77,7 +77,7 @@ struct StepCounterInputTests {
 
     @Test func invalidConfigurationIsRejected() {
         var config = StepCounterConfiguration()
-        config.confirmationSteps = 1
+        config.maxAmplitudeRatio = 0.5
         #expect(throws: StepCounterError.self) { try StepCounter(configuration: config) }
         config = StepCounterConfiguration()
         config.minAmplitude = .nan
