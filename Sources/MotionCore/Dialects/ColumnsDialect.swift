@@ -15,11 +15,17 @@ struct ColumnsDialect: RecordingDialect {
     static let defaultAccel = ["accel_x", "accel_y", "accel_z"]
     static let defaultGyro = ["gyro_x", "gyro_y", "gyro_z"]
 
-    /// MotionBatch's column names in another order (plain CSV's own order is the `plain` dialect's).
+    /// Every name MotionBatch's columns may have (without `--columns`, a header of only these).
+    static let knownNames: Set<String> = Set(["time_s", "timestamp_ns", "label"] + defaultAccel + defaultGyro)
+
+    /// MotionBatch's column names in another order (plain CSV's own order is the `plain` dialect's):
+    /// each at most once, nothing else (a column it would not read is left to the CSV parser's
+    /// "unknown column" error rather than ignored).
     func recognizes(_ prefix: [UInt8]) -> Bool {
         guard let line = RecordingLineBuffer.firstLine(of: prefix) else { return false }
         let names = DelimitedFormat.detect(headerLine: line).names(line)
-        return Self.defaultAccel.allSatisfy(names.contains) && (names.contains("time_s") || names.contains("timestamp_ns"))
+        return Self.defaultAccel.allSatisfy(names.contains) && (names.contains("time_s") != names.contains("timestamp_ns"))
+            && names.allSatisfy(Self.knownNames.contains) && Set(names).count == names.count
     }
 
     func makeReader(source: any RecordingByteSource, prefix: [UInt8], options: RecordingReadOptions) throws -> any RecordingRowReader {
@@ -39,7 +45,12 @@ struct ColumnsDialect: RecordingDialect {
                 selection = given
             } else {
                 let time = names.contains("timestamp_ns") ? "timestamp_ns" : "time_s"
-                let gyro = Self.defaultGyro.allSatisfy(names.contains) ? Self.defaultGyro : nil
+                let present = Self.defaultGyro.filter(names.contains)
+                if let missing = Self.defaultGyro.first(where: { !names.contains($0) }), !present.isEmpty {
+                    throw RecordingError(file: file, line: 1, column: names.count + 1,
+                                         problem: "missing column '\(missing)' (with \(present.joined(separator: ", ")), give all of gyro_x, gyro_y and gyro_z)")
+                }
+                let gyro = present.isEmpty ? nil : Self.defaultGyro
                 selection = ColumnSelection(time: time, accel: Self.defaultAccel, gyro: gyro, label: names.contains("label") ? "label" : nil)
             }
             let time = try find(selection.time, "time")

@@ -1,7 +1,7 @@
 /// Reads the rows of a text recording described by a ``TabularLayout``, line by line through one
 /// fixed buffer (``RecordingLineBuffer``: memory does not grow with the file), converting each row
 /// to a ``Sample`` in SI units. Strict about what it cannot represent (a bad number, a value
-/// beyond ``InputLimits``, a row with too few fields: a ``RecordingError`` with file, line, column
+/// beyond ``InputLimits``, a row with too few fields or more than the header names: a ``RecordingError`` with file, line, column
 /// and problem); tolerant, with a count in ``warnings``, of what real exports contain: a row with
 /// a missing value (`NaN` or empty, as phyphox writes), an empty line, a torn final line. The
 /// order of timestamps is left to ``TimestampDefectFilter`` (``OrderedRows``).
@@ -61,8 +61,11 @@ final class TabularRowReader: RecordingSampleSource {
     /// One row's sample and label; nil for a row with a missing value (counted).
     private func row(_ line: UnsafeBufferPointer<UInt8>) throws -> (Sample, String?)? {
         format.split(line, into: &fields)
-        guard fields.count >= layout.neededFields else {
-            throw RecordingError(file: name, line: lineNumber, column: fields.count + 1, columnName: layout.name(fields.count),
+        // Too few fields for the columns read, or more than the header names (a field split by a
+        // stray separator, e.g. a decimal comma in a comma-separated file): never guessed.
+        guard fields.count >= layout.neededFields, fields.count <= layout.columnNames.count else {
+            let column = fields.count > layout.columnNames.count ? layout.columnNames.count + 1 : fields.count + 1
+            throw RecordingError(file: name, line: lineNumber, column: column, columnName: layout.name(column - 1),
                                  problem: "expected \(layout.columnNames.count) fields (\(DiagnosticText.escaped(layout.columnNames.joined(separator: format.separatorName == "comma" ? "," : " ").utf8, limit: 120))), found \(fields.count)")
         }
         guard let t = try time(line) else { return nil }
