@@ -89,7 +89,15 @@ final class IIOBufferRows: RecordingSampleSource {
             if let column { metadata[RecordingKey.channelPrefix + column] = (column.hasPrefix("gyro") ? "rad/s" : "m/s^2") + " scale=\(c.scale.compactText)" + (c.offset != 0 ? " offset=\(c.offset.compactText)" : "") + " \(c.format)" }
         }
         header = RecordingHeader(format: .plain, sensors: decoder.sensors, metadata: metadata)
+        valueFormats = ["accel_x", "accel_y", "accel_z", "gyro_x", "gyro_y", "gyro_z"].map { column in
+            metadata[RecordingKey.channelPrefix + column].flatMap { RecordingValueFormat(channelDescription: $0) }
+        }
     }
+
+    /// Per value column (accel_x ... gyro_z), the scale declared in the header, if any: decoded
+    /// values are snapped to the double nearest the exact decimal `raw × scale`, which is what a
+    /// recording written from them reads back (``RecordingValueFormat``).
+    private var valueFormats: [RecordingValueFormat?] = []
 
     func read(into samples: inout [Sample], labels: inout [String?], lines: inout [Int], maxSamples: Int) throws -> Int {
         guard scanBytes > 0 else { return 0 }
@@ -113,6 +121,12 @@ final class IIOBufferRows: RecordingSampleSource {
         var clippedHere = 0
         buffer.withUnsafeBytes { b in
             _ = decoder.decode(UnsafeRawBufferPointer(rebasing: b[0..<(whole * scanBytes)]), into: &decoded, clipped: &clippedHere)
+        }
+        for i in decoded.indices {
+            for k in 0..<3 {
+                if let f = valueFormats[k] { decoded[i].accel[k] = f.nearestDeviceValue(decoded[i].accel[k]) }
+                if let f = valueFormats[3 + k] { decoded[i].gyro[k] = f.nearestDeviceValue(decoded[i].gyro[k]) }
+            }
         }
         for (i, s) in decoded.enumerated() {
             let scan = lineNumber + i + 1
