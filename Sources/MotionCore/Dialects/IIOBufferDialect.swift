@@ -14,9 +14,16 @@ struct IIOBufferDialect: RecordingDialect {
     var name: String { Self.dialectName }
     var summary: String { "raw IIO buffer (iio_readdev, /dev/iio:deviceN) with --layout 'ID:FORMAT[:SCALE[:OFFSET]],...' or --layout devices.json[#DEVICE]" }
 
-    /// Binary data: a NUL byte, or bytes that are not UTF-8 text, in the first bytes.
+    /// Bytes looked at for binary data: the smallest block a reader uses (``RecordingReadOptions``),
+    /// so that the choice never depends on the block size. A raw scan holds zero bytes (padding,
+    /// a timestamp's high bytes) within its first 16 bytes.
+    static let binarySniffLength = RecordingReadOptions.minimumBufferSize
+
+    /// Binary data: a NUL byte, or bytes that are not UTF-8 text, in the first 64 bytes (a text
+    /// file with a bad byte later is left to the text dialects, whose errors name its line).
     func recognizes(_ prefix: [UInt8]) -> Bool {
-        prefix.contains(0) || String(validating: prefix.dropLast(min(3, prefix.count)), as: UTF8.self) == nil
+        let head = prefix.prefix(Self.binarySniffLength)
+        return head.contains(0) || String(validating: head.dropLast(min(3, head.count)), as: UTF8.self) == nil
     }
 
     func makeReader(source: any RecordingByteSource, prefix: [UInt8], options: RecordingReadOptions) throws -> any RecordingRowReader {

@@ -50,10 +50,14 @@ public struct RecordingReadOptions: Sendable {
     /// What the user says about the input that the file cannot (columns, units, scan layout).
     public var dialect: RecordingDialectOptions
 
+    /// The smallest block size (a smaller one given is raised to it): also how far a dialect may
+    /// look for binary bytes, so that the dialect chosen never depends on the block size.
+    public static let minimumBufferSize = 64
+
     /// Creates options.
     public init(bufferSize: Int = RecordingReader.defaultBufferSize, threads: Int = RecordingReader.defaultThreadCount,
                 dialect: RecordingDialectOptions = RecordingDialectOptions()) {
-        self.bufferSize = max(bufferSize, 64)
+        self.bufferSize = max(bufferSize, Self.minimumBufferSize)
         self.threads = max(threads, 1)
         self.dialect = dialect
     }
