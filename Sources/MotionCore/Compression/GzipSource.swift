@@ -25,6 +25,8 @@ final class GzipSource: RecordingByteSource {
     private var innerAtEnd = false
     private var memberEnded = false
     private var finished = false
+    /// An error met after some data was produced: reported by the next read, after that data.
+    private var pending: RecordingError?
     /// Decompressed position, for messages: newlines produced and bytes since the last one.
     private var lines = 0
     private var column = 0
@@ -50,6 +52,7 @@ final class GzipSource: RecordingByteSource {
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         guard count > 0 else { return 0 }
+        if let pending { throw pending }
         while !finished {
             if memberEnded {
                 if inputStart == inputEnd { try fill() }
@@ -68,7 +71,13 @@ final class GzipSource: RecordingByteSource {
                                          output: UnsafeMutableRawBufferPointer(start: buffer, count: count))
                 }
             } catch let error as ZlibInflater.Failure {
-                throw failure("corrupt gzip data (zlib: \(DiagnosticText.escaped(error.message.utf8, limit: 80)))")
+                inputStart += error.consumed
+                compressedBytesRead += error.consumed
+                advancePosition(UnsafeRawBufferPointer(start: buffer, count: error.produced))
+                let e = failure("corrupt gzip data (zlib: \(DiagnosticText.escaped(error.message.utf8, limit: 80)))")
+                guard error.produced > 0 else { throw e }
+                pending = e
+                return error.produced
             }
             inputStart += step.consumed
             compressedBytesRead += step.consumed

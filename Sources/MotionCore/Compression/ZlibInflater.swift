@@ -30,6 +30,11 @@ final class ZlibInflater {
     struct Failure: Error {
         var code: Int32
         var message: String
+        /// Input consumed and output produced by the failing call before zlib stopped (the output
+        /// is valid data that precedes the problem: delivered before the error is reported, so
+        /// that where an error appears does not depend on the output buffer's size).
+        var consumed = 0
+        var produced = 0
     }
 
     private let stream: UnsafeMutablePointer<z_stream>
@@ -74,7 +79,7 @@ final class ZlibInflater {
         case Z_BUF_ERROR: return Step(consumed: consumed, produced: produced, streamEnded: false)  // no progress possible
         default:
             let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
-            throw Failure(code: rc, message: message)
+            throw Failure(code: rc, message: message, consumed: consumed, produced: produced)
         }
     }
 

@@ -144,12 +144,20 @@ public final class RecordingReader {
 
     deinit { rows.stop() }
 
-    /// Up to `limit` bytes from the start of `source`.
+    /// Up to `limit` bytes from the start of `source`. A read that fails after some bytes came
+    /// ends the prefix there: the error is the source's to report again at the next read, after
+    /// the dialect has read those bytes (a decompressor reports a corrupt stream after the data
+    /// before it), so that which error comes first never depends on how much was sniffed.
     private static func readPrefix(_ source: any RecordingByteSource, limit: Int) throws -> [UInt8] {
         var prefix = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < prefix.count {
-            let n = try prefix.withUnsafeMutableBytes { b in try source.read(into: b.baseAddress! + count, count: b.count - count) }
+            let n: Int
+            do {
+                n = try prefix.withUnsafeMutableBytes { b in try source.read(into: b.baseAddress! + count, count: b.count - count) }
+            } catch where count > 0 {
+                break
+            }
             if n == 0 { break }
             count += n
         }
