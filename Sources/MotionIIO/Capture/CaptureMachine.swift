@@ -113,6 +113,13 @@ public struct CaptureMachine: Sendable {
         public static func first(_ count: Int) -> Streams { Streams(rawValue: count >= 32 ? ~0 : (1 << UInt32(count)) - 1) }
         /// Whether stream `i` is in the set.
         public func has(_ i: Int) -> Bool { rawValue & (1 << UInt32(i)) != 0 }
+        /// Removes and returns the lowest stream index, nil when the set is empty.
+        mutating func popFirst() -> Int? {
+            guard rawValue != 0 else { return nil }
+            let i = rawValue.trailingZeroBitCount
+            rawValue &= rawValue - 1
+            return i
+        }
     }
 
     /// What the user asked through a signal (the driver maps signal numbers to these).
@@ -315,6 +322,42 @@ public struct CaptureMachine: Sendable {
         var lostBefore = 0
         var gapsBefore = 0
 
+        /// Counts a drain's samples (timestamping them with `now` when the device has no
+        /// timestamp channel) and collects them: one mutating call on the array element per drain.
+        mutating func take(_ d: Drain, at now: Int64) -> [Sample] {
+            setup.report.drainsWithData += d.readsWithData
+            setup.report.samples += d.samples.count
+            if d.clippedSamples > 0 { setup.report.clippedSamples += d.clippedSamples }
+            if d.scaleChanged { setup.report.scaleChanges += 1 }
+            guard !hasTimestamp else { return collect(d.samples, final: false) }
+            var samples = d.samples
+            for k in samples.indices { samples[k].timestamp = now }
+            return collect(samples, final: false)
+        }
+
+        /// Timed waiting: holds `got` for the batch being filled; `scans` were read at `now`.
+        /// - Returns: the batch, when the held samples complete it.
+        mutating func hold(_ got: [Sample], scans: Int, at now: Int64) -> [Sample]? {
+            if pending.isEmpty { pending = got } else { pending += got }
+            guard var clock = due else { return nil }
+            defer { due = clock }
+            // Count the scans read (the timestamp repair may hold some back for a while).
+            guard clock.drained(scans, at: now) else { return nil }
+            let batch = pending
+            pending = []
+            return batch
+        }
+
+        /// Buffer waiting: notes that a drain read `scans`; whether a hardware-FIFO burst is
+        /// still incomplete and worth a yield (counted as a round; never while `stopping`).
+        mutating func burstContinues(afterDrainOf scans: Int, stopping: Bool) -> Bool {
+            lastDrain = scans
+            wakeTotal += scans
+            guard !stopping, plan.waitStrategy == .pollDrain, let n = plan.expectedBurst, scans > 0, wakeTotal < n, rounds < 16 else { return false }
+            rounds += 1
+            return true
+        }
+
         /// Timestamp repair and gap detection of this stream's samples (in place: a mutating
         /// method on the array element, so the state is not copied per drain).
         mutating func collect(_ raw: [Sample], final: Bool) -> [Sample] {
@@ -359,7 +402,8 @@ public struct CaptureMachine: Sendable {
     var stalling = false
     var reason: CaptureStopReason?
     var probes: [(Int, ProbeCause)] = []
-    var drains: [Int] = []
+    /// Streams to drain next, lowest index first.
+    var drains: Streams = []
     var ready: [(Int, [Sample])] = []
     var yieldFor: Int?
     var limitReached = false
