@@ -59,7 +59,7 @@ pair_windows() {
     [ -d "/proc/$ref" ] && alive_b=true
     _pw_json() { # BEFORE AFTER ALIVE
         set -- $1 $2 $3
-        echo "{\"seconds\": $(( (t - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": ${11}}"
+        echo "{\"seconds\": $(( (t - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"user_ticks\": $(( $8 - $3 )), \"system_ticks\": $(( $9 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": ${11}}"
     }
     _pw_json "$a0" "$a" "$alive_a" >"$ocap"
     _pw_json "$b0" "$b" "$alive_b" >"$oref"

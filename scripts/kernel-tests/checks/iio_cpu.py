@@ -24,7 +24,17 @@ def check_pair(r, min_window, target):
     if ratio is None:
         p.append("no CPU figures were measured")
     target_met = (ratio <= target) if checked and ratio is not None else None
-    return p, {"target_ratio": target, "target_met": target_met, "samples": int(n), "batch": r.get("batch"), "capture_us_per_sample": round(cns / 1000, 1) if cns else None,
+    # User/system split of each reader's CPU time (/proc/PID/stat ticks over the whole span,
+    # 1/CLK_TCK s resolution): where the difference between the readers lies.
+    def split(w, n):
+        tck = w.get("clk_tck") or 100
+        if not n or w.get("user_ticks") is None: return None, None
+        return round(w["user_ticks"] / tck / n * 1e6, 1), round(w["system_ticks"] / tck / n * 1e6, 1)
+    cu, cs = split(cap, n)
+    ru, rs = split(ref, rn)
+    return p, {"capture_user_us_per_sample": cu, "capture_system_us_per_sample": cs,
+               "readdev_user_us_per_sample": ru, "readdev_system_us_per_sample": rs,
+               "target_ratio": target, "target_met": target_met, "samples": int(n), "batch": r.get("batch"), "capture_us_per_sample": round(cns / 1000, 1) if cns else None,
                "readdev_us_per_sample": round(rns / 1000, 1) if rns else None, "ratio": ratio, "window_ratios": wins, "whole_window_ratio": whole,
                "capture_voluntary_switches": cap.get("voluntary"), "readdev_voluntary_switches": ref.get("voluntary"),
                "build": r.get("build"), "target_checked": checked}
