@@ -33,7 +33,7 @@ extension CaptureMachine {
             absorbProbe(s, at: now)
             return state == .lost ? continueLost(now) : next(now)
         case (.active, .delivered), (.lost, .delivered):
-            if limitReached, reason == nil { return requestStop(.sampleCount, at: now) }
+            if limitReached, !hasReason { return requestStop(.sampleCount, at: now) }
             return state == .lost ? continueLost(now) : next(now)
         case (.active, .deliveryFailed(let f)), (.lost, .deliveryFailed(let f)):
             return requestStop(.failed(f), at: now)
@@ -145,7 +145,7 @@ extension CaptureMachine {
 
     /// The next action while active: probes first, then drains, then deliveries, then a wait.
     mutating func next(_ now: Int64) -> Action {
-        if let r = reason { return requestStop(r, at: now) }
+        if hasReason, let r = reason { return requestStop(r, at: now) }
         if let (i, _) = probes.first { return .probe(stream: i) }
         if yieldFor != nil { return .yield }
         if let i = drains.popFirst() {
@@ -229,23 +229,23 @@ extension CaptureMachine {
         guard let i = lastDrained else { return }
         stats.refills += d.refills
         let got = streams[i].take(d, at: now)
-        if let e = d.failure {
+        if d.failed, let e = d.failure {
             probes.append((i, .drainError(e)))
-            if mode == .timed { streams[i].pending += got } else if !got.isEmpty { ready.append((i, got)) }
+            if mode == .timed { streams[i].pending += got } else if !got.isEmpty { ready.append(Ready(stream: i, samples: got)) }
             return
         }
         switch mode {
         case .timed:
-            if let batch = streams[i].hold(got, scans: d.samples.count, at: now) { ready.append((i, batch)) }
+            if let batch = streams[i].hold(got, scans: d.samples.count, at: now) { ready.append(Ready(stream: i, samples: batch)) }
         case .blocking:
             stats.userspaceReturns += 1
-            ready.append((i, got))
+            ready.append(Ready(stream: i, samples: got))
         case .buffers:
-            if !got.isEmpty { ready.append((i, got)) }
+            if !got.isEmpty { ready.append(Ready(stream: i, samples: got)) }
             // A hardware-FIFO burst is pushed sample by sample; woken by its first sample the
             // reader can run mid-burst. While the burst is incomplete and each yield brings
             // more, yield so the producer finishes it, then drain again.
-            if streams[i].burstContinues(afterDrainOf: d.samples.count, stopping: reason != nil) {
+            if streams[i].burstContinues(afterDrainOf: d.samples.count, stopping: hasReason) {
                 stats.yields += 1
                 yieldFor = i
             }
@@ -258,11 +258,11 @@ extension CaptureMachine {
     }
 
     /// The samples of several streams as one stream (merged by time for accel + gyro devices).
-    mutating func merged(_ perStream: [(Int, [Sample])]) -> [Sample] {
-        guard merger != nil else { return perStream.count == 1 ? perStream[0].1 : perStream.flatMap(\.1) }
+    mutating func merged(_ perStream: [Ready]) -> [Sample] {
+        guard merger != nil else { return perStream.count == 1 ? perStream[0].samples : perStream.flatMap(\.samples) }
         var out: [Sample] = []
-        for (i, samples) in perStream {
-            out += streams[i].setup.hasAccel ? merger!.pushAccel(samples) : merger!.pushGyro(samples)
+        for r in perStream {
+            out += streams[r.stream].setup.hasAccel ? merger!.pushAccel(r.samples) : merger!.pushGyro(r.samples)
         }
         return out
     }
@@ -356,11 +356,11 @@ extension CaptureMachine {
     }
 
     /// Samples read but not yet delivered (timed waiting's pending, ready ones).
-    mutating func heldForStop() -> [(Int, [Sample])] {
+    mutating func heldForStop() -> [Ready] {
         var out = ready
         ready = []
         for i in streams.indices where !streams[i].pending.isEmpty {
-            out.append((i, streams[i].pending))
+            out.append(Ready(stream: i, samples: streams[i].pending))
             streams[i].pending = []
         }
         return out
@@ -397,10 +397,10 @@ extension CaptureMachine {
     mutating func continueStop(_ event: Event, at now: Int64) -> Action {
         switch event {
         case .drained(let d):
-            if let i = lastDrained, d.failure == nil {
+            if let i = lastDrained, !d.failed {
                 stats.refills += d.refills
                 let got = streams[i].take(d, at: now)
-                if mode == .timed { streams[i].pending += got } else if !got.isEmpty { ready.append((i, got)) }
+                if mode == .timed { streams[i].pending += got } else if !got.isEmpty { ready.append(Ready(stream: i, samples: got)) }
             }
         case .deliveryFailed(let f):
             if reason?.isClean ?? true { reason = .failed(f) }
