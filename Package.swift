@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "motionbatch", targets: ["motionbatch"]),
         .library(name: "MotionCore", targets: ["MotionCore"]),
+        // The fuzz targets' bodies, for the libFuzzer executables of Fuzz/Package.swift.
+        .library(name: "MotionFuzzTargets", targets: ["MotionFuzzTargets"]),
     ],
     targets: [
         // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
@@ -38,6 +40,9 @@ let package = Package(
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // IIO reader: owned libiio wrappers, discovery, access state, configuration, capture.
         .target(name: "MotionIIO", dependencies: ["CLibIIO", "MotionCore", "MotionSystem"]),
+        // The fuzz targets (one function per input kind: reader, header, numbers, board profile,
+        // options), run by the libFuzzer executables in Fuzz/ and, over the committed corpus, by the tests.
+        .target(name: "MotionFuzzTargets", dependencies: ["MotionCore", "MotionSystem", "WakeCost", "MotionCLI"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
 
@@ -52,5 +57,6 @@ let package = Package(
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem"]),
+        .testTarget(name: "MotionFuzzTargetsTests", dependencies: ["MotionFuzzTargets", "MotionCore", "MotionTestSupport"]),
     ]
 )

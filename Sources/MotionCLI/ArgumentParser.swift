@@ -1,3 +1,5 @@
+import MotionCore
+
 /// Parses `argv` words against a ``CommandSpec`` tree, by hand, with swift-argument-parser's
 /// conventions: `--long value`, `--long=value`, `-s value`, `--` ends options, `-h/--help`,
 /// `help SUBCOMMAND`, and "Did you mean" suggestions for misspelled options and subcommands.
@@ -105,7 +107,7 @@ public enum ArgumentParser {
                     value = v
                 } else {
                     guard i < words.count, !(words[i].hasPrefix("--") && words[i].count > 2) else {
-                        throw .usage("Missing value for '\(w) <\(option.valueName!.lowercased())>'.")
+                        throw .usage("Missing value for '\(DiagnosticText.escaped(w.utf8)) <\(option.valueName!.lowercased())>'.")
                     }
                     value = words[i]
                     i += 1
@@ -136,7 +138,7 @@ public enum ArgumentParser {
             }
         }
         if k < loose.count {
-            throw .usage("Unexpected argument '\(loose[k])'.")
+            throw .usage("Unexpected argument '\(DiagnosticText.escaped(loose[k].utf8))'.")
         }
         return result
     }
@@ -148,14 +150,14 @@ public enum ArgumentParser {
     private static func unknownOption(_ word: String, command: CommandSpec, extra: [String] = []) -> CLIError {
         let candidates = command.options.map { "--" + $0.name } + ["--help"] + extra
         let bare = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
-        var msg = "Unknown option '\(bare)'."
+        var msg = "Unknown option '\(DiagnosticText.escaped(bare.utf8))'."
         if let near = Suggestion.nearest(to: bare, in: candidates) { msg += " Did you mean '\(near)'?" }
         return .usage(msg)
     }
 
     private static func unknownSubcommand(_ word: String, of command: CommandSpec, chain: [CommandSpec]) -> CLIError {
         let names = command.subcommands.map(\.name)
-        var msg = "Unknown subcommand '\(word)' for '\(chain.map(\.name).joined(separator: " "))'."
+        var msg = "Unknown subcommand '\(DiagnosticText.escaped(word.utf8))' for '\(chain.map(\.name).joined(separator: " "))'."
         if let near = Suggestion.nearest(to: word, in: names) { msg += " Did you mean '\(near)'?" }
         return .usage(msg)
     }

@@ -1,46 +1,73 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionCore
+import MotionSystem
 import WakeCost
 
-/// File access shared by the commands (`wakes`, `calibrate`, `capture`, `replay`), and the board option of `wakes` and `calibrate`.
+/// File access shared by the commands (`wakes`, `calibrate`, `capture`, `emulate`, `replay`), and
+/// the board option of `wakes` and `calibrate`. Every file the commands write goes through
+/// ``write(_:to:)``: atomically for a regular file, directly for a stream (`-`, a pipe, a terminal).
 enum CLIFiles {
-    /// Reads a whole file (wraps Foundation's `FileManager.contents(atPath:)`).
-    /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file when it is missing or unreadable.
-    static func read(_ path: String) throws(CLIError) -> [UInt8] {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .failure("\(path): no such file") }
-        guard !isDir.boolValue else { throw .failure("\(path): is a directory, expected a JSON file") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot be read (permission?)") }
-        return [UInt8](data)
+    /// Largest JSON input read (board profiles, capture statistics): ``JSONReader/maxBytes``.
+    static let maxJSONBytes = JSONReader.maxBytes
+
+    /// Reads a whole small file, at most `limit` bytes.
+    /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file when it is missing, a
+    ///   directory, unreadable or larger than `limit`.
+    static func read(_ path: String, limit: Int = maxJSONBytes) throws(CLIError) -> [UInt8] {
+        do {
+            let file = try FileDescriptor.openForReading(path)
+            defer { try? file.close() }
+            if let st = try? file.status(), (st.st_mode & S_IFMT) == S_IFDIR {
+                throw CLIError.failure("\(path): is a directory, expected a JSON file")
+            }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = try chunk.withUnsafeMutableBytes { b throws(SystemError) in try file.read(into: b.baseAddress!, count: b.count) }
+                if n == 0 { break }
+                bytes.append(contentsOf: chunk[..<n])
+                if bytes.count > limit { throw CLIError.failure("\(path): is larger than \(limit) bytes (not a profile or statistics file?)") }
+            }
+            return bytes
+        } catch let error as CLIError {
+            throw error
+        } catch let error as SystemError {
+            throw .failure(error.errno == .noEntry ? "\(path): no such file" : "\(error)")
+        } catch {
+            throw .failure("\(path): \(error)")
+        }
     }
 
-    /// The size of the file at `path` in bytes (for a progress bar's total), 0 when unknown.
+    /// The size of the file at `path` in bytes (for a progress bar's total), 0 when unknown
+    /// (`stat(2)`).
     static func size(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
-    /// Writes `text` to `path`, replacing it.
+    /// Writes `text` to `path` (``OutputFile``: atomically, replacing a regular file; directly to a
+    /// stream such as `-`).
     static func write(_ text: String, to path: String) throws(CLIError) {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try OutputFile.write(text, to: path)
         } catch {
-            throw .failure("\(path): cannot be written: \(error.localizedDescription)")
+            throw .failure("\(OutputFile.displayName(path)): cannot be written: \(error)")
         }
     }
 
     /// A built-in board by name, or a JSON profile file when the value ends in `.json` or names a file.
     static func board(_ value: String) throws(CLIError) -> BoardProfile {
         if let b = BoardProfile.builtIn(named: value) { return b }
-        guard value.hasSuffix(".json") || FileManager.default.fileExists(atPath: value) else {
-            throw .usage("Unknown board '\(value)'. Built-in boards: \(BoardProfile.builtIn.map(\.name).joined(separator: ", ")); or pass a profile FILE.json.")
+        guard value.hasSuffix(".json") || access(value, F_OK) == 0 else {
+            throw .usage("Unknown board '\(DiagnosticText.escaped(value.utf8))'. Built-in boards: \(BoardProfile.builtIn.map(\.name).joined(separator: ", ")); or pass a profile FILE.json.")
         }
+        let bytes = try read(value)
         do {
-            return try BoardProfile.parseJSON(try read(value), file: value)
-        } catch let e as WakeCostError {
-            throw .failure(e.description)
-        } catch let e as CLIError {
-            throw e
+            return try BoardProfile.parseJSON(bytes, file: value)
         } catch {
-            throw .failure("\(value): \(error)")
+            throw .failure(error.description)
         }
     }
 
@@ -59,8 +86,8 @@ extension CLIFiles {
     /// A chip for `--chips`: a built-in name (case-insensitive) or a chip profile `FILE.json`.
     static func chip(_ value: String) throws(CLIError) -> FIFOChip {
         if let c = FIFOChip.builtIn(named: value) { return c }
-        guard value.hasSuffix(".json") || FileManager.default.fileExists(atPath: value) else {
-            throw .usage("Unknown chip '\(value)' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")); or a chip profile FILE.json.")
+        guard value.hasSuffix(".json") || access(value, F_OK) == 0 else {
+            throw .usage("Unknown chip '\(DiagnosticText.escaped(value.utf8))' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")); or a chip profile FILE.json.")
         }
         let bytes = try read(value)
         do {

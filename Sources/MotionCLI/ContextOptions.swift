@@ -1,3 +1,4 @@
+import MotionCore
 import MotionIIO
 import MotionSystem
 
@@ -20,7 +21,7 @@ enum ContextOptions {
     ///   (`devices --json` prints them).
     static func open(_ args: ParsedArguments, failed: (SystemError, AccessState?) -> Void = { _, _ in }) throws(CLIError) -> IIOContext {
         let uri = uri(args)
-        let timeout = try args.int("timeout", in: 0...Int(Int32.max))
+        let timeout = try args.int("timeout", rule: InputLimits.count.narrowed(to: 0...Double(Int32.max)))
         let context: IIOContext
         do { context = try IIOContext(uri: uri) } catch {
             let s = state(for: error, uri: uri)

@@ -1,3 +1,5 @@
+import MotionCore
+
 /// The `motionbatch` command line: the root command, dispatch, and exit-code conventions
 /// (0 success, 1 failure, 64 usage error).
 public enum MotionBatchCLI {
@@ -33,14 +35,16 @@ public enum MotionBatchCLI {
             }
         } catch let error as CLIError {
             if chain.count == 1 { chain = ArgumentParser.resolveChain(arguments, root: rootSpec) }
-            io.err("Error: \(error.message)")
+            // Values from the command line or files are escaped where messages quote them; this
+            // is the last line of defence: no control character reaches the terminal.
+            io.err("Error: \(DiagnosticText.sanitized(error.message))")
             if error.showsUsage {
                 io.err("Usage: \(HelpFormatter.usage(chain))")
                 io.err("  See '\(chain.map(\.name).joined(separator: " ")) --help' for more information.")
             }
             return error.exitCode
         } catch {
-            io.err("Error: \(error)")
+            io.err("Error: \(DiagnosticText.sanitized("\(error)"))")
             return 1
         }
     }

@@ -27,49 +27,50 @@ public struct ParsedArguments: Sendable {
     /// All words of a repeated positional argument.
     public func arguments(_ name: String) -> [String] { positionals[name] ?? [] }
 
-    /// `--name` as an integer within `range`, or nil when absent.
-    public func int(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(CLIError) -> Int? {
+    /// `--name` as an integer (`[+-]digits`) within `rule`, or nil when absent.
+    /// - Throws: ``CLIError/usage(_:)`` naming the option, the value and the rule's limits.
+    public func int(_ name: String, rule: ValueRule) throws(CLIError) -> Int? {
         guard let text = string(name) else { return nil }
-        guard let v = Int(text), range.contains(v) else {
-            throw .usage("The value '\(text)' is invalid for '--\(name)': expected an integer\(Self.describe(range)).")
+        guard let v = DecimalScanner.int64(text) else {
+            throw .usage("The value '\(DiagnosticText.escaped(text.utf8))' is invalid for '--\(name)': expected a whole number (\(rule)).")
         }
-        return v
+        guard rule.contains(Double(v)) else {
+            throw .usage("The value '\(DiagnosticText.escaped(text.utf8))' is invalid for '--\(name)': \(rule).")
+        }
+        return Int(v)
     }
 
-    /// `--name` as a finite number within `range`, or nil when absent.
-    public func double(_ name: String, in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) throws(CLIError) -> Double? {
+    /// `--name` as a decimal number (the recordings' grammar: no hexadecimal, `inf` or `nan`)
+    /// within `rule`, or nil when absent.
+    /// - Throws: ``CLIError/usage(_:)`` naming the option, the value and the rule's limits.
+    public func double(_ name: String, rule: ValueRule) throws(CLIError) -> Double? {
         guard let text = string(name) else { return nil }
-        guard let v = Double(text), v.isFinite, range.contains(v) else {
-            throw .usage("The value '\(text)' is invalid for '--\(name)': expected a number\(Self.describe(range)).")
-        }
-        return v
+        return try Self.number(text, rule: rule, option: name)
     }
 
-    /// `--name` as a comma-separated list of finite numbers within `range` (`--rates 25,50,100`), or nil.
-    public func doubleList(_ name: String, in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) throws(CLIError) -> [Double]? {
+    /// `--name` as a comma-separated list of numbers within `rule` (`--rates 25,50,100`), or nil.
+    public func doubleList(_ name: String, rule: ValueRule) throws(CLIError) -> [Double]? {
         guard let text = string(name) else { return nil }
         var out: [Double] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let p = part.trimmingCharacters(in: " ")
-            guard let v = Double(p), v.isFinite, range.contains(v) else {
-                throw .usage("The value '\(p)' in '--\(name) \(text)' is invalid: expected comma-separated numbers\(Self.describe(range)).")
+            guard let v = DecimalScanner.double(p), rule.contains(v) else {
+                throw .usage("The value '\(DiagnosticText.escaped(p.utf8))' in '--\(name) \(DiagnosticText.escaped(text.utf8))' is invalid: expected comma-separated numbers (\(rule)).")
             }
             out.append(v)
         }
         return out
     }
 
-    private static func describe(_ r: ClosedRange<Int>) -> String {
-        if r.lowerBound == Int.min && r.upperBound == Int.max { return "" }
-        if r.upperBound == Int.max { return " >= \(r.lowerBound)" }
-        return " in \(r.lowerBound)...\(r.upperBound)"
-    }
-
-    private static func describe(_ r: ClosedRange<Double>) -> String {
-        let big = Double.greatestFiniteMagnitude
-        if r.lowerBound == -big && r.upperBound == big { return "" }
-        if r.upperBound == big { return " >= \(r.lowerBound.compactText)" }
-        return " in \(r.lowerBound.compactText)...\(r.upperBound.compactText)"
+    /// `text` as a number within `rule`, for the option (or option part) `option`.
+    static func number(_ text: String, rule: ValueRule, option: String) throws(CLIError) -> Double {
+        guard let v = DecimalScanner.double(text) else {
+            throw .usage("The value '\(DiagnosticText.escaped(text.utf8))' is invalid for '--\(option)': expected a decimal number (\(rule)).")
+        }
+        guard rule.contains(v) else {
+            throw .usage("The value '\(DiagnosticText.escaped(text.utf8))' is invalid for '--\(option)': \(rule).")
+        }
+        return v
     }
 }
 

@@ -1,4 +1,5 @@
 import MotionAnalysis
+import MotionCore
 
 /// The `--param NAME=VALUE` option of `steps` and `eval steps`: step-counter parameters overridden
 /// for experiments (names and units: ``MotionAnalysis/StepCounterConfiguration/set(_:to:)``).
@@ -15,11 +16,12 @@ enum StepParameters {
     /// - Throws: ``CLIError/usage(_:)`` as ``configuration(_:base:)``.
     static func apply(_ assignment: String, to c: inout StepCounterConfiguration) throws(CLIError) {
         let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let v = Double(parts[1]) else {
-            throw .usage("--param expects NAME=NUMBER, got '\(assignment)'")
+        // The recordings' number grammar: no hexadecimal, no inf or nan.
+        guard parts.count == 2, let v = DecimalScanner.double(parts[1]) else {
+            throw .usage("--param expects NAME=NUMBER, got '\(DiagnosticText.escaped(assignment.utf8))'")
         }
         do { try c.set(parts[0], to: v) } catch {
-            throw .usage("--param \(assignment): \(error)")
+            throw .usage("--param \(DiagnosticText.escaped(assignment.utf8)): \(error)")
         }
     }
 }

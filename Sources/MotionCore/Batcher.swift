@@ -5,8 +5,10 @@
 /// With `.latency(L)`, a batch opens at its first sample `t0` and is delivered at `t0 + L`:
 /// every sample with timestamp `< t0 + L` belongs to it. With `.samples(N)` a batch is
 /// delivered when it holds `N` samples, at the last sample's timestamp.
-/// Call ``finish()`` at the end of the stream to flush what is pending. Timestamps must lie within
-/// ±``Sample/timestampLimit`` (``ReplaySession`` refuses others), so that time differences fit.
+/// Call ``finish()`` at the end of the stream to flush what is pending. Timestamps within
+/// ±``InputLimits/timestampLimit`` (``ReplaySession`` and the reader refuse others) keep every
+/// time difference in range; time arithmetic also saturates at the limits of `Int64`, so that no
+/// timestamp or latency traps (a delivery time beyond `Int64.max` is `Int64.max`).
 public struct Batcher: Sendable {
     /// The grouping rule.
     public let policy: DeliveryPolicy
@@ -34,8 +36,8 @@ public struct Batcher: Sendable {
             return nil
         case .latency(let ns):
             var out: SampleBatch?
-            if !pending.isEmpty, sample.timestamp - openedAt >= ns {
-                out = take(deliveredAt: openedAt + ns)
+            if !pending.isEmpty, sample.timestamp >= openedAt.saturatingAdding(ns) {
+                out = take(deliveredAt: openedAt.saturatingAdding(ns))
             }
             if pending.isEmpty { openedAt = sample.timestamp }
             pending.append(sample)
@@ -57,7 +59,7 @@ public struct Batcher: Sendable {
         guard let last = pending.last else { return nil }
         switch policy {
         case .samples: return take(deliveredAt: last.timestamp)
-        case .latency(let ns): return take(deliveredAt: openedAt + ns)
+        case .latency(let ns): return take(deliveredAt: openedAt.saturatingAdding(ns))
         }
     }
 

@@ -43,7 +43,7 @@ public struct DeliveryReplay: Sendable {
         deliveries += 1
         largestDelivery = max(largestDelivery, b.count)
         for s in b.samples {
-            let d = b.deliveredAt - s.timestamp
+            let d = b.deliveredAt.saturatingSubtracting(s.timestamp)
             worstDelayNs = max(worstDelayNs, d)
             delaySumNs += Double(d)
             samples += 1

@@ -21,12 +21,12 @@ public struct Sample: Hashable, Sendable {
         self.gyro = gyro
     }
 
-    /// Largest |timestamp| that replays and analyses accept: 2⁶² ns, about 146 years, so that the
-    /// difference of any two accepted timestamps (and a latency added to one) fits in Int64.
-    /// (A computed constant, inlined: a stored global would cost a `swift_once` per access in
-    /// other modules' hot loops.)
+    /// Largest |timestamp| that replays and analyses accept: ``InputLimits/timestampLimit``
+    /// (4 × 10¹⁸ ns, about 126 years), so that the difference of any two accepted timestamps (and a
+    /// latency added to it) fits in Int64. (A computed constant, inlined: a stored global would
+    /// cost a `swift_once` per access in other modules' hot loops.)
     @inlinable
-    public static var timestampLimit: Int64 { 1 << 62 }
+    public static var timestampLimit: Int64 { InputLimits.timestampLimit }
 
     /// The timestamp in seconds (for display; analysis should keep integer nanoseconds).
     @inlinable

@@ -34,7 +34,8 @@ public struct StreamStatistics: Sendable, Equatable {
     public init(declaredRateHz: Double? = nil, gapFactor: Double = 2.0) {
         precondition(gapFactor > 1, "gapFactor must be > 1")
         self.gapFactor = gapFactor
-        if let r = declaredRateHz, r.isFinite, r > 0 { nominalPeriod = Int64((1e9 / r).rounded()) }
+        // A rate outside InputLimits.rate (the reader refuses such headers) is ignored.
+        if let r = declaredRateHz, InputLimits.rate.contains(r) { nominalPeriod = max(1, Int64((1e9 / r).rounded())) }
     }
 
     /// Adds the samples of one delivered batch.
@@ -47,7 +48,7 @@ public struct StreamStatistics: Sendable, Equatable {
         sampleCount += 1
         if firstTimestamp == nil { firstTimestamp = t }
         if let last = lastTimestamp {
-            let dt = t - last
+            let dt = t.saturatingSubtracting(last)
             if nominalPeriod != nil {
                 account(dt)
             } else {

@@ -18,7 +18,8 @@ public struct EmulatorRunner {
         public var uhidPath: String
         /// Seconds to keep the device after the recording ended (no loop), so readers can drain.
         public var linger: Double
-        /// When set, rewritten with the current state after every SET_REPORT (atomic rename).
+        /// When set, rewritten with the current state after every SET_REPORT (``OutputFile``:
+        /// a temporary file renamed into place, so readers never see a partial file).
         public var statusFile: String?
         /// Creates options.
         public init(name: String, uhidPath: String = "/dev/uhid", linger: Double = 1, statusFile: String? = nil) {
@@ -74,7 +75,7 @@ public struct EmulatorRunner {
             let json = statusJSON(hub: hub, origin: origin, started: started)
             status(json)
             if let path = options.statusFile {
-                do { try writeAtomically(path, json.serialized(pretty: true) + "\n") } catch {
+                do { try OutputFile.write(json.serialized(pretty: true) + "\n", to: path) } catch {
                     if !statusFailed { log("cannot write the status file: \(error)") }
                     statusFailed = true
                 }
@@ -141,27 +142,5 @@ public struct EmulatorRunner {
             ("elapsed_s", .double(Double(MonotonicClock.nanoseconds() - origin) / 1e9)),
             ("sensors", hub.sensorsJSON(origin: origin)),
         ])
-    }
-
-    /// Writes `text` to `path` through `path.tmp` and rename(2), so readers never see a partial file.
-    /// - Throws: ``SystemError`` naming the failing call and file (its `subject` is the file).
-    public static func writeAtomically(_ path: String, _ text: String) throws(SystemError) {
-        let tmp = path + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemError(.current, call: "open", subject: tmp) }
-        var text = text
-        let failure: Int32? = text.withUTF8 { b in
-            var off = 0
-            while off < b.count {
-                let n = write(fd, b.baseAddress! + off, b.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return n < 0 ? errno : EIO }
-                off += n
-            }
-            return nil
-        }
-        close(fd)
-        if let e = failure { unlink(tmp); throw SystemError(Errno(e), call: "write", subject: tmp) }
-        guard rename(tmp, path) == 0 else { let e = errno; unlink(tmp); throw SystemError(Errno(e), call: "rename", subject: path) }
     }
 }

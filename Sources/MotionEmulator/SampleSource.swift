@@ -12,7 +12,7 @@ public struct SampleSource: Sendable {
     /// The median spacing of the recording in nanoseconds (its native sample interval).
     public let nativeInterval: Int64
     /// Length of one loop in nanoseconds: last time + native interval.
-    public var period: Int64 { (times.last ?? 0) + nativeInterval }
+    public var period: Int64 { (times.last ?? 0).saturatingAdding(nativeInterval) }
     /// Time of the last sample (ns since the first).
     public var lastTime: Int64 { times.last ?? 0 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import MotionCore
 
 /// Reading a user's board profile from JSON.
@@ -8,6 +7,7 @@ import MotionCore
 ///   "device_delivery_s": 5e-5, "scheduler_wakeup_s": 5e-6, "userspace_return_s": 3e-5,
 ///   "per_sample_s": 2e-6, "battery_mah": 10000, "battery_v": 3.7, "converter_efficiency": 0.85,
 ///   "sources": {"idle_power_w": "measured with ..."}}`
+/// Values must lie within ``rules``; names and descriptions must be printable text.
 extension BoardProfile {
     /// Keys a profile file may contain.
     public static let jsonKeys: Set<String> = [
@@ -16,30 +16,35 @@ extension BoardProfile {
         "converter_efficiency",
     ]
 
-    /// Parses and validates a profile from the bytes of a JSON file.
+    /// Parses and validates a profile from the bytes of a JSON file (at most ``JSONReader/maxBytes``).
     /// - Parameter file: the file's name, used in error messages.
-    /// - Throws: ``WakeCostError`` naming the file and key: malformed JSON, an unknown or missing
-    ///   key, a value of the wrong type, or an impossible value (see ``validate(file:)``).
+    /// - Throws: ``WakeCostError`` naming the file, the line and column, and the key: malformed
+    ///   JSON, an unknown or missing key, a value of the wrong type, or an impossible value (see
+    ///   ``validate(file:)``).
     public static func parseJSON(_ data: [UInt8], file: String) throws(WakeCostError) -> BoardProfile {
         let object = try JSONObject.parse(data, file: file)
-        try object.rejectUnknownKeys(jsonKeys, file: file)
-        let name = try object.string("name", file: file) ?? (file as NSString).lastPathComponent
-        let description = try object.string("description", file: file) ?? ""
-        if let s = object["sources"], !((s as? [String: Any])?.values.allSatisfy { $0 is String } ?? false) {
-            throw WakeCostError(file: file, key: "sources", problem: "must be an object of strings")
+        try object.rejectUnknownKeys(jsonKeys)
+        let name = try object.string("name") ?? String(file.split(separator: "/").last ?? Substring(file))
+        let description = try object.string("description") ?? ""
+        if let s = object["sources"] {
+            guard case .object(let members) = s.value, members.allSatisfy({ if case .string = $0.value.value { return true } else { return false } }) else {
+                throw object.error("sources", "must be an object of strings")
+            }
         }
+        var values: [String: Double] = [:]
+        for key in numericKeys { values[key] = try object.number(key, rule: rule(for: key)) }
         let profile = BoardProfile(
             name: name, description: description,
-            idlePowerW: try object.number("idle_power_w", file: file),
-            activePowerW: try object.number("active_power_w", file: file),
-            deviceDeliveryS: try object.number("device_delivery_s", file: file),
-            schedulerWakeupS: try object.number("scheduler_wakeup_s", file: file),
-            userspaceReturnS: try object.number("userspace_return_s", file: file),
-            perSampleS: try object.number("per_sample_s", file: file),
-            batteryMAh: try object.number("battery_mah", file: file),
-            batteryV: try object.number("battery_v", file: file),
-            converterEfficiency: try object.number("converter_efficiency", file: file))
-        try profile.validate(file: file)
+            idlePowerW: values["idle_power_w"]!, activePowerW: values["active_power_w"]!,
+            deviceDeliveryS: values["device_delivery_s"]!, schedulerWakeupS: values["scheduler_wakeup_s"]!,
+            userspaceReturnS: values["userspace_return_s"]!, perSampleS: values["per_sample_s"]!,
+            batteryMAh: values["battery_mah"]!, batteryV: values["battery_v"]!,
+            converterEfficiency: values["converter_efficiency"]!)
+        do { try profile.validate(file: file) } catch {
+            var e = error
+            e.position = e.key.flatMap { object[$0]?.position }
+            throw e
+        }
         return profile
     }
 

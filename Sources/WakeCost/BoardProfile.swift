@@ -67,32 +67,17 @@ public struct BoardProfile: Hashable, Sendable {
         ]
     }
 
-    /// Checks that every value is possible: finite; powers, battery capacity and voltage
-    /// positive; times not negative; active power not below idle; efficiency in (0, 1].
+    /// Checks that every value is possible: within its rule (``rules``: finite, positive powers,
+    /// battery capacity and voltage, times not negative and at most 1 s per event, efficiency in
+    /// 0.01...1), and active power not below idle.
     /// - Throws: ``WakeCostError`` naming `file` and the first bad key.
     public func validate(file: String) throws(WakeCostError) {
         for (key, v) in parameters {
-            guard v.isFinite else { throw WakeCostError(file: file, key: key, problem: "must be a finite number, got \(v)") }
+            let rule = Self.rule(for: key)
+            guard rule.contains(v) else { throw WakeCostError(file: file, key: key, problem: rule.problem(v.compactText)) }
         }
-        func positive(_ key: String, _ v: Double) throws(WakeCostError) {
-            guard v > 0 else { throw WakeCostError(file: file, key: key, problem: "must be greater than 0, got \(v)") }
-        }
-        func nonNegative(_ key: String, _ v: Double) throws(WakeCostError) {
-            guard v >= 0 else { throw WakeCostError(file: file, key: key, problem: "must not be negative, got \(v)") }
-        }
-        try positive("idle_power_w", idlePowerW)
-        try positive("active_power_w", activePowerW)
         guard activePowerW >= idlePowerW else {
-            throw WakeCostError(file: file, key: "active_power_w", problem: "must not be below idle_power_w (\(idlePowerW)), got \(activePowerW)")
-        }
-        try nonNegative("device_delivery_s", deviceDeliveryS)
-        try nonNegative("scheduler_wakeup_s", schedulerWakeupS)
-        try nonNegative("userspace_return_s", userspaceReturnS)
-        try nonNegative("per_sample_s", perSampleS)
-        try positive("battery_mah", batteryMAh)
-        try positive("battery_v", batteryV)
-        guard converterEfficiency > 0, converterEfficiency <= 1 else {
-            throw WakeCostError(file: file, key: "converter_efficiency", problem: "must be in (0, 1], got \(converterEfficiency)")
+            throw WakeCostError(file: file, key: "active_power_w", problem: "must not be below idle_power_w (\(idlePowerW.compactText)), got \(activePowerW.compactText)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import MotionCore
 
 /// What a real capture measured (filled by the IIO reader or the QEMU harness), the input of
@@ -64,44 +63,50 @@ public struct CaptureStats: Hashable, Sendable {
     public static func parseJSON(_ data: [UInt8], file: String) throws(WakeCostError) -> CaptureStats {
         let o = try JSONObject.parse(data, file: file)
         if captureCommandKeys.isSubset(of: Set(o.keys)) { return try parseCaptureCommandJSON(o, file: file) }
-        try o.rejectUnknownKeys(jsonKeys, file: file)
-        func count(_ key: String) throws(WakeCostError) -> Int { try o.count(key, file: file) }
-        let deliveries = try o.optionalCount("device_deliveries", file: file)
+        try o.rejectUnknownKeys(jsonKeys)
+        let deliveries = try o.optionalCount("device_deliveries")
         let stats = CaptureStats(
-            samples: try count("samples"), userspaceReturns: try count("userspace_returns"),
-            voluntaryContextSwitches: try count("voluntary_ctxt_switches"),
-            cpuTimeS: try o.number("cpu_time_s", file: file), durationS: try o.number("duration_s", file: file),
+            samples: try o.count("samples"), userspaceReturns: try o.count("userspace_returns"),
+            voluntaryContextSwitches: try o.count("voluntary_ctxt_switches"),
+            cpuTimeS: try o.number("cpu_time_s", rule: InputLimits.duration), durationS: try o.number("duration_s", rule: InputLimits.positiveDuration),
             deviceDeliveries: deliveries)
-        try stats.validate(file: file)
+        do { try stats.validate(file: file) } catch {
+            var e = error
+            e.position = e.key.flatMap { o[$0]?.position }
+            throw e
+        }
         return stats
     }
 
     /// The IIO reader's `capture --json` dialect.
     static func parseCaptureCommandJSON(_ o: JSONObject, file: String) throws(WakeCostError) -> CaptureStats {
-        func count(_ key: String) throws(WakeCostError) -> Int { try o.count(key, file: file) }
         var configuration: WakeConfiguration?
-        if let devices = o["devices"] as? [[String: Any]], let d = devices.first,
-           let rate = (d["rate_hz"] as? NSNumber)?.doubleValue, rate.isFinite, rate > 0,
-           let latency = (d["latency_s"] as? NSNumber)?.doubleValue, latency.isFinite, latency >= 0 {
-            let fifo = (d["hwfifo_timeout_s"] as? NSNumber)?.doubleValue ?? 0
-            let batch = (d["batch_samples"] as? NSNumber)?.intValue ?? 1
+        if let devices = o["devices"], case .array(let list) = devices.value, let d = list.first,
+           case .number(let rate)? = d["rate_hz"]?.value, InputLimits.rate.contains(rate),
+           case .number(let latency)? = d["latency_s"]?.value, InputLimits.duration.contains(latency) {
+            var fifo = 0.0
+            if case .number(let f)? = d["hwfifo_timeout_s"]?.value { fifo = f }
+            var batch = 1
+            if case .number(let b)? = d["batch_samples"]?.value, InputLimits.positiveCount.contains(b) { batch = Int(b) }
             let policy: DeliveryPolicy = latency > 0 ? .latency(seconds: latency) : .samples(max(1, batch))
             // Without a FIFO the reader either polled the buffer (woken by every sample) or slept
             // until each batch was due (`timed_wait`).
-            let timed = (o["timed_wait"] as? Bool) ?? false
+            var timed = false
+            if case .bool(let t)? = o["timed_wait"]?.value { timed = t }
             configuration = WakeConfiguration(rateHz: rate, policy: policy, buffering: fifo > 0 ? .hardware : (timed ? .timed : .software))
         }
-        let switches = try count("voluntary_context_switches")
-        guard switches >= 0 else { throw WakeCostError(file: file, key: "voluntary_context_switches", problem: "must not be negative, got \(switches)") }
-        let cpu = try o.number("cpu_s", file: file)
-        guard cpu >= 0 else { throw WakeCostError(file: file, key: "cpu_s", problem: "must not be negative, got \(cpu)") }
-        let elapsed = try o.number("elapsed_s", file: file)
-        guard elapsed > 0 else { throw WakeCostError(file: file, key: "elapsed_s", problem: "must be greater than 0, got \(elapsed)") }
+        let switches = try o.count("voluntary_context_switches")
+        let cpu = try o.number("cpu_s", rule: InputLimits.duration)
+        let elapsed = try o.number("elapsed_s", rule: InputLimits.positiveDuration)
         let stats = CaptureStats(
-            samples: try count("samples"), userspaceReturns: try count("userspace_returns"),
+            samples: try o.count("samples"), userspaceReturns: try o.count("userspace_returns"),
             voluntaryContextSwitches: switches, cpuTimeS: cpu, durationS: elapsed,
             deviceDeliveries: nil, configuration: configuration)
-        try stats.validate(file: file)
+        do { try stats.validate(file: file) } catch {
+            var e = error
+            e.position = e.key.flatMap { o[$0]?.position }
+            throw e
+        }
         return stats
     }
 }

@@ -18,22 +18,22 @@ extension FIFOChip {
     /// - Throws: ``WakeCostError`` naming the file and key.
     public static func parseJSON(_ data: [UInt8], file: String) throws(WakeCostError) -> FIFOChip {
         let o = try JSONObject.parse(data, file: file)
-        try o.rejectUnknownKeys(jsonKeys, file: file)
-        guard let name = try o.string("name", file: file), !name.isEmpty else {
+        try o.rejectUnknownKeys(jsonKeys)
+        guard let name = try o.string("name"), !name.isEmpty else {
             throw WakeCostError(file: file, key: "name", problem: "missing (required non-empty string)")
         }
         guard name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f && $0 != "," }) else {
             throw WakeCostError(file: file, key: "name", problem: "must be printable and contain no comma")
         }
         let chip = FIFOChip(
-            name: name, fifoBytes: try o.count("fifo_bytes", file: file),
-            accelFrameBytes: try o.count("accel_frame_bytes", file: file),
-            accelGyroFrameBytes: try o.optionalCount("accel_gyro_frame_bytes", file: file),
-            frameLayout: try o.string("frame_layout", file: file) ?? "",
-            source: try o.string("source", file: file) ?? "",
-            linuxDriver: try o.string("linux_driver", file: file) ?? "",
-            linuxBatches: try o.bool("linux_batches", file: file) ?? true,
-            isAssumed: try o.bool("assumed", file: file) ?? false)
+            name: name, fifoBytes: try o.count("fifo_bytes"),
+            accelFrameBytes: try o.count("accel_frame_bytes"),
+            accelGyroFrameBytes: try o.optionalCount("accel_gyro_frame_bytes"),
+            frameLayout: try o.string("frame_layout") ?? "",
+            source: try o.string("source") ?? "",
+            linuxDriver: try o.string("linux_driver") ?? "",
+            linuxBatches: try o.bool("linux_batches") ?? true,
+            isAssumed: try o.bool("assumed") ?? false)
         try chip.validate(file: file)
         return chip
     }

@@ -1,93 +1,84 @@
-import Foundation
+import MotionCore
 
-/// A decoded top-level JSON object with typed, error-naming accessors (wraps Foundation's
-/// `JSONSerialization`).
+/// A decoded top-level JSON object (``JSONReader``) with typed accessors whose errors name the
+/// file, the key and the line and column of the value.
 struct JSONObject {
-    let storage: [String: Any]
+    /// The file name, for errors.
+    let file: String
+    /// The object.
+    let node: JSONNode
 
-    var keys: Dictionary<String, Any>.Keys { storage.keys }
-    subscript(key: String) -> Any? { storage[key] }
+    /// The keys in file order.
+    var keys: [String] { node.keys }
+    /// The member `key`, if present.
+    subscript(key: String) -> JSONNode? { node[key] }
 
     /// Decodes `data`, which must hold one JSON object.
     static func parse(_ data: [UInt8], file: String) throws(WakeCostError) -> JSONObject {
-        let any: Any
-        do {
-            any = try JSONSerialization.jsonObject(with: Data(data), options: [])
-        } catch {
-            throw WakeCostError(file: file, problem: "not valid JSON (\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? error))")
+        let node: JSONNode
+        do { node = try JSONReader.parse(data) } catch {
+            throw WakeCostError(file: file, problem: "not valid JSON: \(error.problem)", position: error.position)
         }
-        guard let dict = any as? [String: Any] else {
-            throw WakeCostError(file: file, problem: "expected a JSON object at the top level")
+        guard case .object = node.value else {
+            throw WakeCostError(file: file, problem: "expected a JSON object at the top level, found \(node.kindName)", position: node.position)
         }
-        return JSONObject(storage: dict)
+        return JSONObject(file: file, node: node)
     }
 
-    /// A required number (not a boolean, not a string).
-    func number(_ key: String, file: String) throws(WakeCostError) -> Double {
-        guard let v = storage[key] else { throw WakeCostError(file: file, key: key, problem: "missing (required number)") }
-        guard let n = v as? NSNumber, !JSONObject.isBool(n) else {
-            throw WakeCostError(file: file, key: key, problem: "must be a number, got \(JSONObject.describe(v))")
-        }
-        let d = n.doubleValue
-        guard d.isFinite else { throw WakeCostError(file: file, key: key, problem: "must be a finite number") }
+    /// An error about `key`, at its value's position (or the object's when it is missing).
+    func error(_ key: String, _ problem: String) -> WakeCostError {
+        WakeCostError(file: file, key: key, problem: problem, position: node[key]?.position ?? node.position)
+    }
+
+    /// A required number within `rule`.
+    func number(_ key: String, rule: ValueRule? = nil) throws(WakeCostError) -> Double {
+        guard let v = node[key] else { throw error(key, "missing (required number)") }
+        guard case .number(let d) = v.value else { throw error(key, "must be a number, got \(v.kindName)") }
+        if let rule, !rule.contains(d) { throw error(key, rule.problem(d.compactText)) }
         return d
     }
 
-    /// An optional number.
-    func optionalNumber(_ key: String, file: String) throws(WakeCostError) -> Double? {
-        guard storage[key] != nil, !(storage[key] is NSNull) else { return nil }
-        return try number(key, file: file)
+    /// An optional number within `rule` (absent or null: nil).
+    func optionalNumber(_ key: String, rule: ValueRule? = nil) throws(WakeCostError) -> Double? {
+        guard let v = node[key] else { return nil }
+        if case .null = v.value { return nil }
+        return try number(key, rule: rule)
     }
 
-    /// A required whole number (a count), within ±10^15.
-    func count(_ key: String, file: String) throws(WakeCostError) -> Int {
-        let d = try number(key, file: file)
-        guard d == d.rounded(), abs(d) < 1e15 else { throw WakeCostError(file: file, key: key, problem: "must be a whole number, got \(d)") }
+    /// A required whole number within `rule`.
+    func count(_ key: String, rule: ValueRule = InputLimits.count) throws(WakeCostError) -> Int {
+        let d = try number(key)
+        guard d == d.rounded() else { throw error(key, "must be a whole number, got \(d.compactText)") }
+        guard rule.contains(d) else { throw error(key, rule.problem(d.compactText)) }
         return Int(d)
     }
 
-    /// An optional whole number; nil when absent or null.
-    func optionalCount(_ key: String, file: String) throws(WakeCostError) -> Int? {
-        guard storage[key] != nil, !(storage[key] is NSNull) else { return nil }
-        return try count(key, file: file)
+    /// An optional whole number within `rule`; nil when absent or null.
+    func optionalCount(_ key: String, rule: ValueRule = InputLimits.count) throws(WakeCostError) -> Int? {
+        guard let v = node[key] else { return nil }
+        if case .null = v.value { return nil }
+        return try count(key, rule: rule)
     }
 
     /// An optional boolean (not a number).
-    func bool(_ key: String, file: String) throws(WakeCostError) -> Bool? {
-        guard let v = storage[key] else { return nil }
-        guard let n = v as? NSNumber, JSONObject.isBool(n) else {
-            throw WakeCostError(file: file, key: key, problem: "must be true or false, got \(JSONObject.describe(v))")
-        }
-        return n.boolValue
+    func bool(_ key: String) throws(WakeCostError) -> Bool? {
+        guard let v = node[key] else { return nil }
+        guard case .bool(let b) = v.value else { throw error(key, "must be true or false, got \(v.kindName)") }
+        return b
     }
 
-    /// Throws for the first key (in sorted order) not in `allowed`.
-    func rejectUnknownKeys(_ allowed: Set<String>, file: String) throws(WakeCostError) {
-        for key in keys.sorted() where !allowed.contains(key) {
-            throw WakeCostError(file: file, key: key, problem: "unknown key (allowed: \(allowed.sorted().joined(separator: ", ")))")
+    /// Throws for the first key (in file order) not in `allowed`.
+    func rejectUnknownKeys(_ allowed: Set<String>) throws(WakeCostError) {
+        for key in keys where !allowed.contains(key) {
+            throw error(key, "unknown key (allowed: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 
-    /// An optional string.
-    func string(_ key: String, file: String) throws(WakeCostError) -> String? {
-        guard let v = storage[key] else { return nil }
-        guard let s = v as? String else { throw WakeCostError(file: file, key: key, problem: "must be a string, got \(JSONObject.describe(v))") }
+    /// An optional printable string.
+    func string(_ key: String) throws(WakeCostError) -> String? {
+        guard let v = node[key] else { return nil }
+        guard case .string(let s) = v.value else { throw error(key, "must be a string, got \(v.kindName)") }
+        guard DiagnosticText.isPrintable(s.utf8) else { throw error(key, "\(DiagnosticText.quoted(s)) contains control characters") }
         return s
-    }
-
-    static func isBool(_ n: NSNumber) -> Bool {
-        let type = String(cString: n.objCType)
-        return type == "c" || type == "B"
-    }
-
-    static func describe(_ v: Any) -> String {
-        switch v {
-        case is String: return "a string"
-        case is NSNull: return "null"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        case let n as NSNumber where isBool(n): return "a boolean"
-        default: return "\(v)"
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import MotionCLI
+import MotionCore
 
 /// A small command tree used to test parsing independently of the real commands.
 private let demo = CommandSpec(
@@ -33,8 +34,8 @@ private func parse(_ words: [String]) throws(CLIError) -> ArgumentParser.Outcome
     }
     #expect(cmd.name == "run")
     #expect(args.arguments("FILE") == ["a.csv", "b.csv"])
-    #expect(try args.int("batch") == 10)
-    #expect(try args.double("latency") == 0.5)
+    #expect(try args.int("batch", rule: InputLimits.positiveCount) == 10)
+    #expect(try args.double("latency", rule: InputLimits.duration) == 0.5)
     #expect(args.flag("json"))
 }
 
@@ -60,8 +61,33 @@ func usageErrorsNameTheProblem(words: [String], message: String) {
 
 @Test func typedAccessorsRejectBadValues() throws {
     guard case .run(_, let args) = try parse(["run", "a", "--batch", "x", "--latency", "nan"]) else { return }
-    #expect(throws: CLIError.self) { try args.int("batch") }
-    #expect(throws: CLIError.self) { try args.double("latency") }
+    #expect(throws: CLIError.self) { try args.int("batch", rule: InputLimits.positiveCount) }
+    #expect(throws: CLIError.self) { try args.double("latency", rule: InputLimits.duration) }
+}
+
+/// Option values follow the recordings' number grammar and their kind's rule, named in the message.
+@Test(arguments: [
+    ("0x10", "The value '0x10' is invalid for '--latency': expected a decimal number (duration must be within 0...1000000000 s)."),
+    ("inf", "The value 'inf' is invalid for '--latency': expected a decimal number (duration must be within 0...1000000000 s)."),
+    ("1e19", "The value '1e19' is invalid for '--latency': duration must be within 0...1000000000 s."),
+    ("-1", "The value '-1' is invalid for '--latency': duration must be within 0...1000000000 s."),
+    ("1\u{1}", "The value '1\\x01' is invalid for '--latency': expected a decimal number (duration must be within 0...1000000000 s)."),
+])
+func numbersFollowTheSharedGrammarAndRule(text: String, message: String) throws {
+    guard case .run(_, let args) = try parse(["run", "a", "--latency", text]) else { Issue.record("expected run"); return }
+    do {
+        _ = try args.double("latency", rule: InputLimits.duration)
+        Issue.record("accepted \(text)")
+    } catch {
+        #expect(error.message == message)
+        #expect(error.exitCode == 64)
+    }
+}
+
+@Test(arguments: ["1.5", "1e3", "0x10", "9223372036854775808", "0"])
+func countsMustBeWholeNumbersWithinTheirRule(text: String) throws {
+    guard case .run(_, let args) = try parse(["run", "a", "--batch", text]) else { Issue.record("expected run"); return }
+    #expect(throws: CLIError.self) { try args.int("batch", rule: InputLimits.positiveCount) }
 }
 
 @Test(arguments: [["--help"], ["help"], ["run", "-h"], ["help", "group", "leaf"], ["group"]])

@@ -24,7 +24,7 @@ time_s,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z,label
         try plainSample.write(toFile: dir + "/in.csv", atomically: false, encoding: .utf8)
         let r1 = runCLI(["convert", dir + "/in.csv", dir + "/own.csv", "--set", "device=phone"])
         #expect(r1.code == 0, "\(r1.err)")
-        #expect(r1.out.contains("Wrote 4 samples"))
+        #expect(r1.out.isEmpty && r1.err.contains("Wrote 4 samples"), "status goes to stderr")
         let own = try Recording.read(path: dir + "/own.csv")
         #expect(own.header.format == .current)
         #expect(own.header.metadata["device"] == "phone")

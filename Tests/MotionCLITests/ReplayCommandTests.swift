@@ -87,9 +87,11 @@ func replayOfRealRecordingsIsBatchInvariant() throws {
 
 @Test(arguments: [
     (["replay"], "Missing expected argument 'FILE'."),
-    (["replay", "a.csv", "--batch", "0"], "The value '0' is invalid for '--batch': expected an integer >= 1."),
+    (["replay", "a.csv", "--batch", "0"], "The value '0' is invalid for '--batch': count must be within 1...1000000000000."),
     (["replay", "a.csv", "--batch", "2", "--latency", "1"], "'--batch' and '--latency' cannot be combined: choose one."),
-    (["replay", "a.csv", "--latency", "-1"], "The value '-1' is invalid for '--latency': expected a number in 0...86400."),
+    (["replay", "a.csv", "--latency", "-1"], "The value '-1' is invalid for '--latency': duration must be within 0...1000000000 s."),
+    (["replay", "a.csv", "--latency", "0x10"], "The value '0x10' is invalid for '--latency': expected a decimal number (duration must be within 0...1000000000 s)."),
+    (["replay", "a.csv", "--latency", "1e19"], "The value '1e19' is invalid for '--latency': duration must be within 0...1000000000 s."),
 ])
 func replayUsageErrorsExit64(args: [String], message: String) {
     let r = runCLI(args)

@@ -96,20 +96,20 @@ struct StepsCommandTests {
     }
 
     @Test func sweepsAreParsedAndBadOnesRejected() throws {
-        let (name, values) = try EvalCommand.parseSweep("minPeriodicity=0.8,0.9")
+        let (name, values) = try EvalStepsCommand.parseSweep("minPeriodicity=0.8,0.9")
         #expect(name == "minPeriodicity" && values == [0.8, 0.9])
         for bad in ["minPeriodicity", "minPeriodicity=", "minPeriodicity=0.8,x", "bogus=1"] {
-            #expect(throws: CLIError.self) { try EvalCommand.parseSweep(bad) }
+            #expect(throws: CLIError.self) { try EvalStepsCommand.parseSweep(bad) }
         }
     }
 
     @Test func anOutOfRangeTimeIsRefusedWithItsLine() throws {
-        // Line 4's time is beyond the analyses' ±2^62 ns range.
+        // Line 4's time is beyond the ±4e9 s (4e18 ns) range: the reader refuses it on its line.
         let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,0,0,9.8\n0.02,0,0,9.8\n5000000000,0,0,9.8\n", name: "far.csv")
         for args in [["steps", path], ["replay", path], ["wakes", path, "--rates", "1", "--latencies", "1"]] {
             let r = runCLI(args)
             #expect(r.code == 1 && r.out.isEmpty, "\(args)")
-            #expect(r.err.hasPrefix("Error: \(path):4: replay: timestamp 5000000000000000000 ns is out of range"), "\(args): \(r.err)")
+            #expect(r.err.hasPrefix("Error: \(path):4: column 1 (time_s): time \"5000000000\" s is out of range (allowed ±4000000000 s"), "\(args): \(r.err)")
         }
     }
 }

@@ -70,7 +70,7 @@ func badArgumentsFailWithAClearMessage(args: [String], code: Int32, message: Str
     try Data(#"{"idle_power_w": 1, "active_power_w": 2, "device_delivery_s": 0, "scheduler_wakeup_s": 0, "userspace_return_s": 0, "per_sample_s": 0, "battery_mah": 0, "battery_v": 3.7, "converter_efficiency": 1}"#.utf8).write(to: file)
     let r = runCLI(["wakes", "--board", file.path])
     #expect(r.code == 1)
-    #expect(r.err.contains("\(file.path): key 'battery_mah': must be greater than 0"))
+    #expect(r.err.contains("\(file.path):1:150: key 'battery_mah': battery capacity 0 is out of range (allowed 1...10000000 mAh)"), "\(r.err)")
 }
 
 @Test func calibrateAndMeasuredModeReadCaptureFiles() throws {

@@ -70,7 +70,7 @@ func maxDelayLimitsTheReplayedVisibility(limit: Double) throws {
     #expect((o["chips"] as? [[String: Any]])?[1]["source"] as? String == "ST DS11345")
     try Data(#"{"name": "X", "fifo_bytes": -4, "accel_frame_bytes": 12}"#.utf8).write(to: file)
     let bad = runCLI(["wakes", "--chips", file.path])
-    #expect(bad.code == 1 && bad.err.contains("\(file.path): key 'fifo_bytes'") && bad.out.isEmpty)
+    #expect(bad.code == 1 && bad.err.contains("\(file.path):1:") && bad.err.contains("key 'fifo_bytes'") && bad.out.isEmpty)
 }
 
 @Test func calibrateWritesAProfileThatWakesReads() throws {

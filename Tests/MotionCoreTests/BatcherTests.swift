@@ -45,3 +45,18 @@ func countBatchesAreCeilOfSamplesOverBatch(batch: Int, samples: Int, expected: I
     #expect(out.map(\.count) == [10, 10])
     #expect(out.map(\.deliveredAt) == [500_000_000, 5_500_000_000])
 }
+
+/// Time arithmetic saturates: timestamps at the ends of the accepted range and latencies up to
+/// Int64.max deliver without trapping (issue 13: overflow in Batcher at 9223372036854775000).
+@Test(arguments: [Int64.max, InputLimits.timestampLimit, 1_000_000_000_000_000_000])
+func latencyArithmeticSaturates(latency: Int64) {
+    let limit = InputLimits.timestampLimit
+    let s = [Sample(timestamp: -limit, accel: .zero), Sample(timestamp: 0, accel: .zero), Sample(timestamp: limit, accel: .zero)]
+    let out = batches(s, .latency(nanoseconds: latency))
+    #expect(out.flatMap(\.samples) == s)
+    #expect(out.allSatisfy { b in b.samples.allSatisfy { $0.timestamp <= b.deliveredAt } })
+    #expect((-limit).saturatingAdding(latency) == (latency == .max ? Int64.max - limit : -limit + latency))
+    #expect(Int64.max.saturatingAdding(1) == .max && Int64.min.saturatingAdding(-1) == .min)
+    #expect(Int64.min.saturatingSubtracting(1) == .min && Int64.max.saturatingSubtracting(-1) == .max)
+    #expect(Int64.max.saturatingSubtracting(Int64.min) == .max)
+}

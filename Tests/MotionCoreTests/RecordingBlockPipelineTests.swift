@@ -85,8 +85,8 @@ import MotionSystem
         ("bad number", "NUMBER", 4, "bad number \"abc\""),
         ("backwards", "BACK", 1, "goes backwards"),
         ("duplicate", "DUP", 1, "duplicate timestamp"),
-        ("empty line", "EMPTY", nil, "empty line"),
-        ("columns", "COLS", nil, "expected 8 columns"),
+        ("empty line", "EMPTY", 1, "empty line"),
+        ("columns", "COLS", 9, "expected 8 columns"),
     ] as [(String, String, Int?, String)])
     func errorsInLaterBlocksAreExact(name: String, kind: String, column: Int?, problem: String) throws {
         let good = 1500

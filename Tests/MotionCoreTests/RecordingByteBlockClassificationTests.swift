@@ -51,7 +51,7 @@ import MotionTestSupport
         block.copyIn(Self.bytes(count, seed: UInt64(count)))
         block.zeroSlack(after: count)
         block.classify(count: count)
-        let view = RecordingByteBlock.NonDigitBitmap(block.nonDigitBitmap)
+        let view = RecordingByteBlock.NonDigitBitmap(block)
         for offset in 0...count {
             var expected: UInt64 = 0
             for i in 0..<57 where Self.isNonDigit(block.base[offset + i]) { expected |= 1 << UInt64(i) }

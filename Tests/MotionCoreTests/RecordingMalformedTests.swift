@@ -8,10 +8,10 @@ import MotionSystem
 struct BadFile: CustomTestStringConvertible, Sendable {
     var name: String
     var text: String
-    /// Expected 1-based line (nil: whole-file problem).
-    var line: Int?
-    /// Expected 1-based column (nil: whole-line problem).
-    var column: Int?
+    /// Expected 1-based line (always known).
+    var line: Int
+    /// Expected 1-based column: the CSV field on data and column lines, the character in `#` lines.
+    var column: Int
     /// A fragment the problem text must contain.
     var problem: String
     var testDescription: String { name }
@@ -26,39 +26,65 @@ let badFiles: [BadFile] = [
     BadFile(name: "letters", text: own + "1000,1,2,abc\n", line: 4, column: 4, problem: "bad number \"abc\""),
     BadFile(name: "padded number", text: own + "1000, 1,2,3\n", line: 4, column: 2, problem: "bad number \" 1\""),
     BadFile(name: "empty field", text: own + "1000,1,,3\n", line: 4, column: 3, problem: "empty field"),
-    BadFile(name: "too few columns", text: own + "1000,1,2,3\n2000,1,2\n", line: 5, column: nil, problem: "expected 4 columns (timestamp_ns,accel_x,accel_y,accel_z), found 3"),
-    BadFile(name: "too many columns", text: own + "1000,1,2,3,4\n", line: 4, column: nil, problem: "expected 4 columns (timestamp_ns,accel_x,accel_y,accel_z), found 5"),
-    BadFile(name: "label with comma", text: ownGyroLabel + "1,1,2,3,4,5,6,sit,ting\n", line: 3, column: nil, problem: "expected 8 columns"),
+    BadFile(name: "too few columns", text: own + "1000,1,2,3\n2000,1,2\n", line: 5, column: 4, problem: "expected 4 columns (timestamp_ns,accel_x,accel_y,accel_z), found 3"),
+    BadFile(name: "too many columns", text: own + "1000,1,2,3,4\n", line: 4, column: 5, problem: "expected 4 columns (timestamp_ns,accel_x,accel_y,accel_z), found 5"),
+    BadFile(name: "label with comma", text: ownGyroLabel + "1,1,2,3,4,5,6,sit,ting\n", line: 3, column: 9, problem: "expected 8 columns"),
     BadFile(name: "NaN", text: own + "1000,nan,2,3\n", line: 4, column: 2, problem: "NaN is not allowed"),
     BadFile(name: "NaN in gyro", text: ownGyroLabel + "1,1,2,3,4,NaN,6,walking\n", line: 3, column: 6, problem: "NaN is not allowed"),
     BadFile(name: "infinity", text: own + "1000,1,-inf,3\n", line: 4, column: 3, problem: "infinity is not allowed"),
     BadFile(name: "Infinity", text: plain + "0,1,2,Infinity\n", line: 2, column: 4, problem: "infinity is not allowed"),
-    BadFile(name: "overflow to infinity", text: own + "1000,1,2,1e999\n", line: 4, column: 4, problem: "out of range (infinite)"),
+    BadFile(name: "overflow to infinity", text: own + "1000,1,2,1e999\n", line: 4, column: 4, problem: "acceleration \"1e999\" is out of range (allowed -1000000...1000000 m/s^2)"),
     BadFile(name: "timestamp backwards", text: own + "2000,1,2,3\n3000,1,2,3\n2500,1,2,3\n", line: 6, column: 1, problem: "timestamp 2500 ns goes backwards (line 5 has 3000 ns)"),
     BadFile(name: "timestamp duplicated", text: own + "2000,1,2,3\n2000,1,2,3\n", line: 5, column: 1, problem: "duplicate timestamp 2000 ns (same as line 4)"),
     BadFile(name: "plain time backwards", text: plain + "0.02,1,2,3\n0.01,1,2,3\n", line: 3, column: 1, problem: "goes backwards"),
     BadFile(name: "fractional nanoseconds", text: own + "1000.5,1,2,3\n", line: 4, column: 1, problem: "bad timestamp \"1000.5\" (expected integer nanoseconds"),
-    BadFile(name: "timestamp overflow", text: own + "99999999999999999999,1,2,3\n", line: 4, column: 1, problem: "bad timestamp"),
+    BadFile(name: "timestamp overflow", text: own + "99999999999999999999,1,2,3\n", line: 4, column: 1, problem: "timestamp \"99999999999999999999\" ns is out of range (allowed ±4000000000000000000 ns"),
     BadFile(name: "bad plain time", text: plain + "0.0.2,1,2,3\n", line: 2, column: 1, problem: "bad number \"0.0.2\""),
-    BadFile(name: "empty line", text: own + "1000,1,2,3\n\n2000,1,2,3\n", line: 5, column: nil, problem: "empty line"),
+    BadFile(name: "empty line", text: own + "1000,1,2,3\n\n2000,1,2,3\n", line: 5, column: 1, problem: "empty line"),
     BadFile(name: "quoted label", text: ownGyroLabel + "1,1,2,3,4,5,6,\"walking\"\n", line: 3, column: 8, problem: "quoted fields are not supported"),
-    BadFile(name: "unknown version", text: "# motionbatch-recording: 2\ntimestamp_ns,accel_x,accel_y,accel_z\n1,1,2,3\n", line: 1, column: nil, problem: "unknown format version 2 (this reader knows version 1)"),
-    BadFile(name: "bad version", text: "# motionbatch-recording: one\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 1, column: nil, problem: "bad format version 'one'"),
-    BadFile(name: "missing header", text: "1000,1,2,3\n2000,1,2,3\n", line: 1, column: nil, problem: "missing header"),
-    BadFile(name: "missing header block", text: "timestamp_ns,accel_x,accel_y,accel_z\n1000,1,2,3\n", line: 1, column: nil, problem: "missing header"),
-    BadFile(name: "comment instead of version", text: "# device: x\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 1, column: nil, problem: "missing header: the first line must be '# motionbatch-recording: 1'"),
-    BadFile(name: "empty file", text: "", line: nil, column: nil, problem: "missing header: the file is empty"),
-    BadFile(name: "no column line", text: "# motionbatch-recording: 1\n# device: x\n", line: 3, column: nil, problem: "missing column header line"),
-    BadFile(name: "header torn", text: "# motionbatch-recording: 1\n# dev", line: 2, column: nil, problem: "ends inside the header"),
-    BadFile(name: "malformed header line", text: "# motionbatch-recording: 1\n#device lsm6dsl\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: nil, problem: "malformed header line"),
-    BadFile(name: "duplicate header key", text: "# motionbatch-recording: 1\n# device: a\n# device: b\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 3, column: nil, problem: "header key 'device' appears twice"),
-    BadFile(name: "unknown column", text: "# motionbatch-recording: 1\ntimestamp_ns,accel_x,accel_y,accel_z,temp\n", line: 2, column: 5, problem: "unknown column 'temp' (expected 'gyro_x' or 'label')"),
-    BadFile(name: "columns out of order", text: "# motionbatch-recording: 1\ntimestamp_ns,accel_y,accel_x,accel_z\n", line: 2, column: 2, problem: "unknown column 'accel_y' (expected 'accel_x')"),
-    BadFile(name: "wrong time column", text: "# motionbatch-recording: 1\ntime_s,accel_x,accel_y,accel_z\n", line: 2, column: 1, problem: "unknown column 'time_s' (expected 'timestamp_ns')"),
+    BadFile(name: "unknown version", text: "# motionbatch-recording: 2\ntimestamp_ns,accel_x,accel_y,accel_z\n1,1,2,3\n", line: 1, column: 26, problem: "unknown format version 2 (this reader knows version 1)"),
+    BadFile(name: "bad version", text: "# motionbatch-recording: one\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 1, column: 26, problem: "bad format version \"one\""),
+    BadFile(name: "missing header", text: "1000,1,2,3\n2000,1,2,3\n", line: 1, column: 1, problem: "missing header"),
+    BadFile(name: "missing header block", text: "timestamp_ns,accel_x,accel_y,accel_z\n1000,1,2,3\n", line: 1, column: 1, problem: "missing header"),
+    BadFile(name: "comment instead of version", text: "# device: x\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 1, column: 1, problem: "missing header: the first line must be '# motionbatch-recording: 1'"),
+    BadFile(name: "empty file", text: "", line: 1, column: 1, problem: "missing header: the file is empty"),
+    BadFile(name: "no column line", text: "# motionbatch-recording: 1\n# device: x\n", line: 3, column: 1, problem: "missing column header line"),
+    BadFile(name: "header torn", text: "# motionbatch-recording: 1\n# dev", line: 2, column: 6, problem: "ends inside the header"),
+    BadFile(name: "malformed header line", text: "# motionbatch-recording: 1\n#device lsm6dsl\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: 1, problem: "malformed header line"),
+    BadFile(name: "duplicate header key", text: "# motionbatch-recording: 1\n# device: a\n# device: b\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 3, column: 3, problem: "header key 'device' appears twice (first on line 2)"),
+    BadFile(name: "unknown column", text: "# motionbatch-recording: 1\ntimestamp_ns,accel_x,accel_y,accel_z,temp\n", line: 2, column: 5, problem: "unknown column \"temp\" (expected 'gyro_x' or 'label')"),
+    BadFile(name: "columns out of order", text: "# motionbatch-recording: 1\ntimestamp_ns,accel_y,accel_x,accel_z\n", line: 2, column: 2, problem: "unknown column \"accel_y\" (expected 'accel_x')"),
+    BadFile(name: "wrong time column", text: "# motionbatch-recording: 1\ntime_s,accel_x,accel_y,accel_z\n", line: 2, column: 1, problem: "unknown column \"time_s\" (expected 'timestamp_ns')"),
     BadFile(name: "partial gyro", text: "time_s,accel_x,accel_y,accel_z,gyro_x\n", line: 1, column: 6, problem: "missing column 'gyro_y'"),
-    BadFile(name: "column after label", text: "time_s,accel_x,accel_y,accel_z,label,extra\n", line: 1, column: 6, problem: "unknown column 'extra' (expected end of line)"),
-    BadFile(name: "unsupported unit", text: "# motionbatch-recording: 1\n# channel.accel_x: g\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: nil, column: nil, problem: "unit 'g' is not supported (expected m/s^2)"),
-    BadFile(name: "channel without column", text: "# motionbatch-recording: 1\n# channel.gyro_x: rad/s\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: nil, column: nil, problem: "describes a channel that is not a data column"),
+    BadFile(name: "column after label", text: "time_s,accel_x,accel_y,accel_z,label,extra\n", line: 1, column: 6, problem: "unknown column \"extra\" (expected end of line)"),
+    BadFile(name: "unsupported unit", text: "# motionbatch-recording: 1\n# channel.accel_x: g\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: 20, problem: "unit \"g\" is not supported (expected m/s^2)"),
+    BadFile(name: "channel without column", text: "# motionbatch-recording: 1\n# channel.gyro_x: rad/s\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: 3, problem: "describes a channel that is not a data column"),
+    // Values from outside checked against InputLimits where they enter (issue 13).
+    BadFile(name: "timestamp at Int64.min", text: own + "-9223372036854775808,1,2,3\n0,1,2,3\n", line: 4, column: 1,
+            problem: "timestamp -9223372036854775808 ns is out of range (allowed ±4000000000000000000 ns"),
+    BadFile(name: "timestamp near Int64.max", text: own + "0,1,2,3\n9223372036854775000,1,2,3\n", line: 5, column: 1,
+            problem: "timestamp 9223372036854775000 ns is out of range (allowed ±4000000000000000000 ns"),
+    BadFile(name: "timestamp just beyond the limit", text: own + "4000000000000000001,1,2,3\n", line: 4, column: 1, problem: "is out of range (allowed ±4000000000000000000 ns"),
+    BadFile(name: "plain time beyond the limit", text: plain + "9300000000,1,2,3\n", line: 2, column: 1,
+            problem: "time \"9300000000\" s is out of range (allowed ±4000000000 s"),
+    BadFile(name: "plain time in exponent form beyond the limit", text: plain + "1e19,1,2,3\n", line: 2, column: 1, problem: "s is out of range"),
+    BadFile(name: "acceleration beyond 1e6", text: own + "1000,1,2,1000001\n", line: 4, column: 4,
+            problem: "acceleration \"1000001\" is out of range (allowed -1000000...1000000 m/s^2)"),
+    BadFile(name: "huge finite gyro", text: ownGyroLabel + "1,1,2,3,4,1e300,6,walking\n", line: 3, column: 6,
+            problem: "angular rate \"1e300\" is out of range (allowed -1000000...1000000 rad/s)"),
+    BadFile(name: "declared rate 1e308", text: "# motionbatch-recording: 1\n# actual_hz: 1e308\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: 14,
+            problem: "sampling rate 1e308 is out of range (allowed 0.001...1000000 Hz)"),
+    BadFile(name: "declared rate 1e-320", text: "# motionbatch-recording: 1\n# requested_hz: 1e-320\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: 17,
+            problem: "sampling rate 1e-320 is out of range"),
+    BadFile(name: "declared rate in hex", text: "# motionbatch-recording: 1\n# actual_hz: 0x10\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: 14,
+            problem: "expected a sampling rate in Hz"),
+    BadFile(name: "NUL in a label", text: ownGyroLabel + "1,1,2,3,4,5,6,walk\u{0}ing\n", line: 3, column: 8,
+            problem: "label \"walk\\x00ing\" is not printable UTF-8 text"),
+    BadFile(name: "escape sequence in a label", text: ownGyroLabel + "1,1,2,3,4,5,6,\u{1B}[31mred\n", line: 3, column: 8,
+            problem: "label \"\\x1b[31mred\" is not printable"),
+    BadFile(name: "NUL in a header value", text: "# motionbatch-recording: 1\n# device: a\u{0}b\ntimestamp_ns,accel_x,accel_y,accel_z\n", line: 2, column: 12,
+            problem: "header line \"# device: a\\x00b\" is not printable UTF-8 text"),
+    BadFile(name: "NUL in a number", text: own + "1000,1\u{0},2,3\n", line: 4, column: 2, problem: "bad number \"1\\x00\""),
 ]
 
 @Suite struct RecordingMalformedTests {
@@ -79,7 +105,7 @@ let badFiles: [BadFile] = [
     @Test func descriptionReadsLikeADiagnostic() {
         let e = RecordingError(file: "Recordings/x.csv", line: 12, column: 3, columnName: "accel_y", problem: "bad number \"1.2.3\"")
         #expect(e.description == "Recordings/x.csv:12: column 3 (accel_y): bad number \"1.2.3\"")
-        #expect(RecordingError(file: "a.csv", line: 2, problem: "empty line").description == "a.csv:2: empty line")
+        #expect(RecordingError(file: "a.csv", line: 2, column: 1, problem: "empty line").description == "a.csv:2: column 1: empty line")
     }
 
     @Test func errorNamesColumnInDescription() throws {

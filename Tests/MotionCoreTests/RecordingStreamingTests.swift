@@ -86,7 +86,7 @@ import MotionTestSupport
     @Test func lineLongerThanBufferIsAnError() throws {
         let path = try TestPaths.scratchFile("time_s,accel_x,accel_y,accel_z\n0,1,2," + String(repeating: "3", count: 200) + "\n")
         let reader = try RecordingReader(path: path, bufferSize: 100)
-        #expect(throws: RecordingError(file: path, line: 2, problem: "line is longer than 100 bytes")) {
+        #expect(throws: RecordingError(file: path, line: 2, column: 101, problem: "line is longer than 100 bytes")) {
             try reader.next()
         }
     }

@@ -12,7 +12,7 @@ func temporaryPath(_ name: String = "out.csv") throws -> String {
 /// Deterministic awkward values: tiny, huge, negative zero, many digits, integers.
 func awkwardSamples(count: Int, gyro: Bool, start: Int64 = 1_700_000_000_123_456_789) -> [Sample] {
     var rng = SplitMix64(seed: 42)
-    let specials: [Double] = [0, -0.0, 1, -9.80665, 1e-300, 5e-324, 1.7976931348623157e308, 0.1, 1.0 / 3.0, 123456789.123456789]
+    let specials: [Double] = [0, -0.0, 1, -9.80665, 1e-300, 5e-324, 1e6, -999_999.999_999_999_9, 0.1, 1.0 / 3.0, 123456.789123456789]
     func value(_ i: Int) -> Double {
         i % 7 == 0 ? specials[i % specials.count] : (Double(bitPattern: rng.next() >> 12 | 0x4000_0000_0000_0000) - 3) * 7
     }
@@ -69,7 +69,7 @@ func awkwardSamples(count: Int, gyro: Bool, start: Int64 = 1_700_000_000_123_456
     @Test(arguments: [(Int64(0), "0"), (5_035_000, "0.005035"), (12_500_000_000, "12.5"), (-1, "-0.000000001"), (3_000_000_000, "3")])
     func secondsAreExactDecimals(ns: Int64, text: String) {
         var out: [UInt8] = []
-        RecordingWriter.appendSeconds(ns, to: &out)
+        RecordingEncoder.appendSeconds(ns, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == text)
     }
 
@@ -138,5 +138,56 @@ func awkwardSamples(count: Int, gyro: Bool, start: Int64 = 1_700_000_000_123_456
         let headerLines = 1 + r.header.metadata.count + 1
         #expect(r.warnings.first?.line == headerLines + 50)
         #expect(r.warnings.first?.description.contains("no newline") == true)
+    }
+}
+
+/// The writer refuses what the reader would refuse, before anything is written: so every file it
+/// writes reads back (issue 13: "what convert writes, replay reads").
+@Suite struct RecordingWriterRefusalTests {
+    static func encoder(_ metadata: [String: String] = [:], labels: Bool = false) throws(RecordingError) -> RecordingEncoder {
+        try RecordingEncoder(header: RecordingHeader(sensors: .accel, hasLabels: labels, metadata: metadata), path: "out.csv")
+    }
+
+    @Test(arguments: [
+        (InputLimits.timestampLimit + 1, 1.0, "is out of range (allowed ±4000000000000000000 ns"),
+        (Int64.min, 1.0, "is out of range"),
+        (0, 1_000_000.5, "cannot be written (values must be finite and within ±1000000)"),
+        (0, -Double.infinity, "cannot be written"),
+        (0, Double.nan, "cannot be written"),
+    ])
+    func rowsOutsideTheLimitsAreRefused(timestamp: Int64, value: Double, problem: String) throws {
+        var e = try Self.encoder()
+        var out: [UInt8] = []
+        #expect { try e.encode([Sample(timestamp: timestamp, accel: Vector3(value, 0, 0))], labels: nil, into: &out) } throws: { error in
+            (error as? RecordingError)?.problem.contains(problem) ?? false
+        }
+        #expect(out.isEmpty, "nothing encoded")
+    }
+
+    @Test(arguments: ["walk\u{0}ing", "\u{1B}[31mred", "a,b", "say \"hi\"", "line\nbreak", "cr\r"])
+    func labelsThatCannotBeReadBackAreRefused(label: String) throws {
+        var e = try Self.encoder(labels: true)
+        var out: [UInt8] = []
+        #expect(throws: RecordingError.self) { try e.encode([Sample(timestamp: 0, accel: .zero)], labels: [label], into: &out) }
+    }
+
+    @Test(arguments: [
+        ["device": "a\u{0}b"], ["device": " padded"], ["bad key": "x"], ["k:ey": "x"], ["actual_hz": "1e308"],
+        ["requested_hz": "fast"], ["channel.gyro_x": "rad/s"], ["channel.accel_x": "g"],
+    ])
+    func headerEntriesThatCannotBeReadBackAreRefused(metadata: [String: String]) {
+        #expect(throws: RecordingError.self) { try Self.encoder(metadata) }
+    }
+
+    @Test func anAtomicOutputLeavesNothingWhenDiscarded() throws {
+        let dir = try TestPaths.makeScratchDirectory().path
+        try "keep".write(toFile: dir + "/out.csv", atomically: false, encoding: .utf8)
+        let w = try RecordingWriter(output: OutputFile(path: dir + "/out.csv", mode: .atomic(replace: true)),
+                                    header: RecordingHeader(sensors: .accel))
+        try w.append(SampleBatch(samples: [Sample(timestamp: 1, accel: .zero)], deliveredAt: 1))
+        #expect(w.fsyncCount == 0, "an atomic output is synced once, at close")
+        w.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.csv"])
+        #expect(try String(contentsOfFile: dir + "/out.csv", encoding: .utf8) == "keep")
     }
 }

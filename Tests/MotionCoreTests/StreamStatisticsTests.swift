@@ -43,3 +43,14 @@ func gapsDoNotDependOnBatchSize(batch: Int) {
     #expect(st.gapCount == 1)
     #expect(st.longestGap == 91_000_000)
 }
+
+/// A declared rate outside InputLimits.rate is ignored rather than turned into a period (1e-320 Hz
+/// made 1e9/r infinite, 1e308 Hz made it 0; issue 13); extreme timestamps do not trap.
+@Test(arguments: [1e308, 1e-320, 0, -50, Double.nan])
+func declaredRatesOutsideTheRuleAreIgnored(rate: Double) {
+    var st = StreamStatistics(declaredRateHz: rate)
+    #expect(st.nominalPeriod == nil)
+    st.add(SampleBatch(samples: [Sample(timestamp: -InputLimits.timestampLimit, accel: .zero), Sample(timestamp: InputLimits.timestampLimit, accel: .zero)], deliveredAt: 0))
+    st.finish()
+    #expect(st.sampleCount == 2 && st.durationSeconds.isFinite)
+}

@@ -38,15 +38,19 @@ func profileWith(_ key: String, _ value: String?) -> String {
     return s
 }
 
-// Profile JSON errors: each names the file and the key and says what is wrong.
+// Profile JSON errors: each names the file, the line and column of the value, and the key, and
+// says what is wrong (a range error names the rule's limits).
 @Test(arguments: [
     ("colour", "\"red\"", "colour", "unknown key"),
-    ("idle_power_w", "-1", "idle_power_w", "greater than 0"),
-    ("battery_mah", "0", "battery_mah", "greater than 0"),
-    ("battery_v", "0", "battery_v", "greater than 0"),
-    ("per_sample_s", "-2e-6", "per_sample_s", "not be negative"),
+    ("idle_power_w", "-1", "idle_power_w", "idle power -1 is out of range (allowed 0.001...10000 W)"),
+    ("battery_mah", "0", "battery_mah", "battery capacity 0 is out of range (allowed 1...10000000 mAh)"),
+    ("battery_v", "0", "battery_v", "battery voltage 0 is out of range (allowed 0.1...1000 V)"),
+    ("per_sample_s", "-2e-6", "per_sample_s", "out of range (allowed 0...1 s)"),
     ("active_power_w", "1.0", "active_power_w", "below idle_power_w"),
-    ("converter_efficiency", "1.5", "converter_efficiency", "(0, 1]"),
+    ("converter_efficiency", "1.5", "converter_efficiency", "out of range (allowed 0.01...1)"),
+    ("battery_mah", "1e308", "battery_mah", "battery capacity 1e+308 is out of range"),
+    ("battery_mah", "5e-324", "battery_mah", "battery capacity 5e-324 is out of range"),
+    ("device_delivery_s", "1e308", "device_delivery_s", "out of range (allowed 0...1 s)"),
     ("userspace_return_s", "\"fast\"", "userspace_return_s", "must be a number, got a string"),
     ("device_delivery_s", "true", "device_delivery_s", "must be a number, got a boolean"),
     ("battery_v", "null", "battery_v", "must be a number, got null"),
@@ -58,9 +62,13 @@ func profileErrorsNameFileAndKey(key: String, value: String?, expectedKey: Strin
     #expect {
         _ = try BoardProfile.parseJSON(Array(text.utf8), file: "boards/bad.json")
     } throws: { error in
-        guard let e = error as? WakeCostError else { return false }
-        return e.file == "boards/bad.json" && e.key == expectedKey && e.problem.contains(problem)
-            && e.description.hasPrefix("boards/bad.json: key '\(expectedKey)': ")
+        guard let e = error as? WakeCostError, let position = e.position else { return false }
+        // The position points at the value (or, for a missing key, at the object).
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false)[position.line - 1]
+        let there = String(line.utf8.dropFirst(position.column - 1))!
+        let pointsAtValue = value.map { there.hasPrefix($0) } ?? there.hasPrefix("{")
+        return e.file == "boards/bad.json" && e.key == expectedKey && e.problem.contains(problem) && pointsAtValue
+            && e.description.hasPrefix("boards/bad.json:\(position.line):\(position.column): key '\(expectedKey)': ")
     }
 }
 
@@ -70,7 +78,7 @@ func malformedOrNonFiniteJSONIsAnErrorNamingTheFile(text: String) {
         _ = try BoardProfile.parseJSON(Array(text.utf8), file: "x.json")
     } throws: { error in
         guard let e = error as? WakeCostError else { return false }
-        return e.file == "x.json" && (e.key == nil || e.key == "idle_power_w") && e.description.hasPrefix("x.json: ")
+        return e.file == "x.json" && (e.key == nil || e.key == "idle_power_w") && e.position?.line == 1 && e.description.hasPrefix("x.json:1:")
     }
 }
 
@@ -83,5 +91,5 @@ func nonFiniteValuesAreRejected(key: String, value: Double) {
     default: p.perSampleS = value
     }
     #expect(throws: WakeCostError.self) { try p.validate(file: "f") }
-    do { try p.validate(file: "f") } catch { #expect(error.key == key && error.problem.contains("finite")) }
+    do { try p.validate(file: "f") } catch { #expect(error.key == key && error.problem.contains("is out of range (allowed")) }
 }

@@ -108,7 +108,8 @@ func marginKeepsAFractionOfTheFIFOFree(margin: Double, samples: Double, fits: Bo
     (#"{"name": "X", "fifo_bytes": 4096, "accel_frame_bytes": 12, "linux_batches": 1}"#, "linux_batches", "true or false"),
     (#"{"name": "X", "fifo_bytes": 4096, "accel_frame_bytes": 12, "fifo": 1}"#, "fifo", "unknown key"),
     (#"{"name": "A,B", "fifo_bytes": 4096, "accel_frame_bytes": 12}"#, "name", "no comma"),
-    (#"{"name": "X", "fifo_bytes": 1e300, "accel_frame_bytes": 12}"#, "fifo_bytes", "whole number"),
+    (#"{"name": "X", "fifo_bytes": 1e300, "accel_frame_bytes": 12}"#, "fifo_bytes", "count 1e+300 is out of range"),
+    (#"{"name": "X", "fifo_bytes": 1.5, "accel_frame_bytes": 12}"#, "fifo_bytes", "whole number"),
 ] as [(String, String, String)])
 func badChipProfilesNameFileAndKey(json: String, key: String, problem: String) {
     #expect {

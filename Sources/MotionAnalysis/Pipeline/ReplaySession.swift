@@ -58,7 +58,7 @@ public struct ReplaySession {
             let s = samples[i]
             if s.timestamp > Sample.timestampLimit || s.timestamp < -Sample.timestampLimit {
                 failure = AnalysisFailure(analyzer: "replay", sampleIndex: samplesPushed,
-                                          problem: "timestamp \(s.timestamp) ns is out of range (must be within ±2^62 ns, about ±146 years)")
+                                          problem: "timestamp \(s.timestamp) ns is out of range (allowed \(InputLimits.timestampRangeText))")
                 throw failure!
             }
             let source = samplesPushed

@@ -14,32 +14,32 @@ import MotionCore
 /// 3. **Candidates**: local maxima with their swing above the preceding trough; maxima closer
 ///    than the fastest plausible step are merged (largest wins).
 /// 4. **Rhythm and periodicity**: candidates with a swing of at least
-///    ``StepCounterConfiguration/weakRunAmplitude`` are held until a run of consecutive ones is
-///    regular (4 with bounded interval and swing ratios; or slow, or strong/weak-alternating runs)
-///    *and* the band-passed signal repeats with the run's step or stride period (normalised
+///    ``StepCounterConfiguration/minSwing`` are held until a run of consecutive ones is
+///    regular (4 with bounded interval and swing ratios, the first step exempt from the swing
+///    test; or 3 slow ones; or a strong/weak-alternating run) *and* the band-passed signal repeats
+///    with the run's step or stride period, over the last 2.5 s or over the run itself (normalised
 ///    autocorrelation, ``StepCounterConfiguration/minPeriodicity``: scale-free, so gentle walkers
 ///    are not lost to a fixed swing threshold and vehicles, desk work or pedalling are rejected);
-///    then the held ones are released with their original timestamps and the counter is *walking*: each further
-///    candidate within 2.5 step periods counts at once (weaker swings too, if in rhythm), and a gap
-///    of about two periods counts the step that left no clear peak. Unconfirmed candidates expire
+///    then the held ones are released with their original timestamps and the counter is *walking*:
+///    each further candidate within 2.5 step periods counts at once (weaker swings too, if in
+///    rhythm; a swing much weaker than the walk's only once a stronger step follows), and a gap of
+///    about two periods counts the step that left no clear peak. Unconfirmed candidates expire
 ///    after ``StepCounterConfiguration/maxHold``, which bounds the latency of every counted step.
 ///
-/// Bad input (empty batch, NaN/inf, timestamps not strictly increasing or beyond ±2⁶² ns) throws
-/// ``StepCounterError`` and leaves the state unchanged.
+/// Bad input (empty batch, NaN/inf or accelerations beyond ±10⁶ m/s², timestamps beyond ±4 × 10¹⁸ ns
+/// or not strictly increasing: the limits of ``InputLimits``) throws ``StepCounterError`` and leaves
+/// the state unchanged.
 public struct StepCounter: Sendable {
-    /// Largest accepted |timestamp| (2⁶² ns, about 146 years, ``MotionCore/Sample/timestampLimit``):
-    /// keeps all time arithmetic in range. A literal, so that the validation loop reads a constant.
-    public static let timestampLimit: Int64 = 1 << 62
+    /// Largest accepted |timestamp| (4 × 10¹⁸ ns, about 126 years: ``InputLimits/timestampLimit``,
+    /// equal by test): keeps all time arithmetic in range. A literal, so that the validation loop
+    /// reads a constant.
+    public static let timestampLimit: Int64 = 4_000_000_000_000_000_000
 
     /// The internal grid period: 40 ms (25 Hz).
     public static let gridPeriod: Int64 = 40_000_000
 
     /// The parameters in use.
     public let configuration: StepCounterConfiguration
-    /// The smallest swing any rule accepts, and so the candidate threshold: the lower of
-    /// ``StepCounterConfiguration/continuationAmplitude`` and ``StepCounterConfiguration/weakRunAmplitude``
-    /// (a swing that may start a walk also continues one).
-    private let candidateAmplitude: Double
     /// ``StepCounterConfiguration/periodicityReferenceWindow`` in grid points.
     static let referenceWindowGrid = Int(StepCounterConfiguration.periodicityReferenceWindow / gridPeriod)
     /// Steps counted so far.
@@ -72,13 +72,20 @@ public struct StepCounter: Sendable {
     private var lastCounted = Int64.min
     private var period = 0.0
     private var stepsSinceCheck = 0
+    /// The mean swing of the walk's counted steps (an exponential average).
+    private var typicalSwing = 0.0
+    /// The grid index of the newest filtered value.
+    private var currentGrid: Int64 = 0
+    /// Weak candidates waiting for a stronger step (``StepCounterConfiguration/weakStepFraction``).
+    private var deferredCount = 0
+    private var deferredTimes = (Int64(0), Int64(0))
+    private var deferredSwings = (0.0, 0.0)
 
     /// Creates a counter.
     /// - Throws: ``StepCounterError/invalidConfiguration(_:)``.
     public init(configuration: StepCounterConfiguration = StepCounterConfiguration()) throws(StepCounterError) {
         try configuration.validate()
         self.configuration = configuration
-        candidateAmplitude = Swift.min(configuration.continuationAmplitude, configuration.weakRunAmplitude)
     }
 
     /// Consumes one delivered batch, appending counted step timestamps (ns) to `steps`.
@@ -106,13 +113,17 @@ public struct StepCounter: Sendable {
         var previous = lastTimestamp
         for i in samples.indices {
             let s = samples[i]
-            if s.timestamp <= previous {
-                throw .timestampNotIncreasing(index: i, timestamp: s.timestamp, previous: previous)
-            }
+            // Range first: the initial `previous` is Int64.min, so an Int64.min timestamp would
+            // otherwise be reported as a duplicate.
             if s.timestamp > Self.timestampLimit || s.timestamp < -Self.timestampLimit {
                 throw .timestampOutOfRange(index: i, timestamp: s.timestamp)
             }
-            if !(s.accel.x.isFinite && s.accel.y.isFinite && s.accel.z.isFinite) {
+            if s.timestamp <= previous {
+                throw .timestampNotIncreasing(index: i, timestamp: s.timestamp, previous: previous)
+            }
+            let limit = InputLimits.sampleMagnitude
+            // Finite and within ±10^6 m/s^2 (false for NaN): squares and sums stay finite.
+            if !(s.accel.x.magnitude <= limit && s.accel.y.magnitude <= limit && s.accel.z.magnitude <= limit) {
                 throw .nonFiniteValue(index: i, timestamp: s.timestamp)
             }
             previous = s.timestamp
@@ -151,7 +162,7 @@ public struct StepCounter: Sendable {
 
     /// A bin is complete: emit it (and interpolated bins for a short gap) onto the grid.
     private mutating func closeBin(_ k: Int64, value v: Double, into steps: inout [Int64]) {
-        if gridIndex == Int64.min || k - gridIndex > configuration.maxInputGap / Self.gridPeriod {
+        if gridIndex == Int64.min || k - gridIndex > StepCounterConfiguration.maxInputGap / Self.gridPeriod {
             if hasPending {
                 // The signal stops here: the last candidate cannot be merged with anything later.
                 hasPending = false
@@ -183,6 +194,7 @@ public struct StepCounter: Sendable {
         hasPending = false
         held.removeAll()
         walking = false
+        deferredCount = 0
     }
 
     /// One grid value: filter, detect the peak at the previous grid point, run the rhythm logic.
@@ -191,6 +203,7 @@ public struct StepCounter: Sendable {
         let x = filter.step(value - gridOrigin)
         history.push(x)
         filtered += 1
+        currentGrid = j
         if filtered >= 3 {
             // Evaluate grid point j-1 (value x1): now its right neighbour x is known.
             let t = (j - 1) * Self.gridPeriod
@@ -202,7 +215,7 @@ public struct StepCounter: Sendable {
             if x1 > x2 && x1 >= x {
                 let amplitude = x1 - trough
                 trough = x1
-                if amplitude >= candidateAmplitude {
+                if amplitude >= configuration.minSwing {
                     if !hasPending {
                         hasPending = true
                         pendingTime = t
@@ -220,8 +233,8 @@ public struct StepCounter: Sendable {
 
     /// Whether the last `k` held candidates form a regular run whose swings alternate between a
     /// strong and a weaker level (one arm swing or one leg per stride dominates): intervals
-    /// regular (`alternatingIntervalRatio`), each of the two interleaved subsequences very regular in swing,
-    /// the stronger one at least `minAmplitude`.
+    /// regular (`alternatingIntervalRatio`), each of the two interleaved subsequences regular in swing
+    /// (`maxAmplitudeRatio`), the stronger one at least `minAmplitude`.
     /// (Static, taking only what it reads: a method on the whole counter would make the compiler
     /// copy the counter, signal history included, at every call.)
     private static func isAlternatingRun(_ held: StepHoldBuffer, count k: Int, _ c: StepCounterConfiguration) -> Bool {
@@ -239,52 +252,78 @@ public struct StepCounter: Sendable {
         }
         return minD >= c.minStepInterval && maxD <= c.maxStepInterval
             && Double(maxD) <= c.alternatingIntervalRatio * Double(minD)
-            && hi.0 <= c.weakRunAmplitudeRatio * lo.0 && hi.1 <= c.weakRunAmplitudeRatio * lo.1
+            && hi.0 <= c.maxAmplitudeRatio * lo.0 && hi.1 <= c.maxAmplitudeRatio * lo.1
             && Swift.max(lo.0, lo.1) >= c.minAmplitude
     }
 
-    /// A candidate step (merged peak) is final: count it, hold it, or confirm a run.
+    /// A candidate step (merged peak) is final: count it, defer it, hold it, or confirm a run.
     private mutating func accept(time t: Int64, amplitude: Double, into steps: inout [Int64]) {
         let c = configuration
         if walking {
-            let d = Double(t - lastCounted)
+            // The rhythm is measured from the last candidate that kept it (counted or deferred).
+            let previous = deferredCount == 2 ? deferredTimes.1 : deferredCount == 1 ? deferredTimes.0 : lastCounted
+            let d = Double(t - previous)
             // Once walking, weaker candidates count if they keep the rhythm (not much earlier than
             // the period) — hysteresis, so alternate weak steps at the wrist are not lost.
             if amplitude < c.minAmplitude && d < c.continuationMinPhase * period { return }
-            var inRhythm = d <= Swift.min(Double(c.maxStepInterval), c.maxGapInPeriods * period)
+            var inRhythm = d <= Swift.min(Double(c.maxStepInterval), StepCounterConfiguration.maxGapInPeriods * period)
             if inRhythm && c.minWalkingPeriodicity > 0 {
                 // Every few steps, check that the motion still repeats (a walk does; sway in a
                 // vehicle, whose peaks can keep a step-like rhythm for minutes, does not).
                 stepsSinceCheck += 1
-                if stepsSinceCheck >= c.walkingCheckSteps {
+                if stepsSinceCheck >= StepCounterConfiguration.walkingCheckSteps {
                     stepsSinceCheck = 0
-                    let p = history.periodicity(period: period / Double(Self.gridPeriod), tolerance: c.periodicityTolerance,
+                    let p = history.periodicity(period: period / Double(Self.gridPeriod), tolerance: StepCounterConfiguration.periodicityTolerance,
                                                 window: Int(c.periodicityWindow / Self.gridPeriod),
-                                                referenceWindow: Self.referenceWindowGrid)
+                                                referenceWindow: Self.referenceWindowGrid, reaching: c.minWalkingPeriodicity)
                     if p < c.minWalkingPeriodicity { inRhythm = false }
                 }
             }
+            if inRhythm && amplitude < c.weakStepFraction * typicalSwing {
+                // Much weaker than the walk: a step only if a stronger one follows (the filter's
+                // ring-down after the last step, or a bag swinging on, is not followed by one).
+                if deferredCount < 2 {
+                    if deferredCount == 0 { deferredTimes.0 = t; deferredSwings.0 = amplitude } else { deferredTimes.1 = t; deferredSwings.1 = amplitude }
+                    deferredCount += 1
+                    return
+                }
+                inRhythm = false // a third weak candidate in a row: the walk has ended
+            }
             if inRhythm {
-                if c.fillMissedSteps && d >= 1.6 * period {
+                if deferredCount > 0 {
+                    // A stronger step: the weak ones before it were steps (unless too old to be
+                    // announced within the latency bound).
+                    for k in 0..<deferredCount {
+                        let (time, swing) = k == 0 ? (deferredTimes.0, deferredSwings.0) : (deferredTimes.1, deferredSwings.1)
+                        if t - time > c.maxHold { continue }
+                        steps.append(time)
+                        count += 1
+                        typicalSwing = 0.8 * typicalSwing + 0.2 * swing
+                        lastCounted = time
+                    }
+                    deferredCount = 0
+                } else if d >= 1.6 * period {
                     // About two periods since the last step: one step in the rhythm left no clear peak
                     // (common at the wrist); count it half-way.
                     steps.append(lastCounted + (t - lastCounted) / 2)
                     count += 1
                 }
+                let e = Double(t - lastCounted)
                 steps.append(t)
                 count += 1
-                if d < 1.6 * period { period = 0.8 * period + 0.2 * d }
+                if e < 1.6 * period { period = 0.8 * period + 0.2 * e }
+                typicalSwing = 0.8 * typicalSwing + 0.2 * amplitude
                 lastCounted = t
                 return
             }
             walking = false
+            deferredCount = 0
             held.removeAll()
         }
-        if amplitude < c.weakRunAmplitude { return }
         held.append(time: t, amplitude: amplitude)
         while held.count > 0 && t - held.time(0) > c.maxHold { held.removeFirst() }
         // Find the shortest regular run ending at this candidate that is long enough: at least
-        // `confirmationSteps` candidates, or at least 3 spanning `confirmationSpan` (slow walking).
+        // `confirmationSteps` candidates, or 3 strong ones spanning `slowRunSpan` (slow walking).
         guard held.count >= 3 else { return }
         var confirmedRun = 0
         var minD = Int64.max, maxD = Int64.min
@@ -293,41 +332,56 @@ public struct StepCounter: Sendable {
         while n < held.count {
             let i = held.count - 1 - n
             let d = held.time(i + 1) - held.time(i)
-            let a = held.amplitude(i)
             minD = Swift.min(minD, d); maxD = Swift.max(maxD, d)
-            minA = Swift.min(minA, a); maxA = Swift.max(maxA, a)
             n += 1
-            // Strong runs (every swing >= minAmplitude) may be moderately irregular; weaker runs
+            // The oldest candidate of the run, the walk's first step, is exempt from the swing
+            // test (a step from standing is weaker); it joins it once the run reaches further back.
+            // Strong runs (every swing >= minAmplitude) may be less regular in time; weaker runs
             // (gentle walking) must be very regular.
             let strong = minA >= c.minAmplitude
             guard minD >= c.minStepInterval, maxD <= c.maxStepInterval,
                   Double(maxD) <= (strong ? c.maxIntervalRatio : c.weakRunIntervalRatio) * Double(minD),
-                  maxA <= (strong ? c.maxAmplitudeRatio : c.weakRunAmplitudeRatio) * minA else { break }
-            if n >= c.confirmationSteps
-                || (n >= 3 && strong && t - held.time(i) >= c.confirmationSpan
-                    && Double(maxD) <= c.slowRunIntervalRatio * Double(minD)
-                    && maxA <= c.slowRunAmplitudeRatio * minA) {
+                  maxA <= c.maxAmplitudeRatio * minA else { break }
+            if n >= StepCounterConfiguration.confirmationSteps
+                || (n >= 3 && strong && t - held.time(i) >= c.slowRunSpan
+                    && Double(maxD) <= c.slowRunIntervalRatio * Double(minD)) {
                 confirmedRun = n
                 break
             }
+            let a = held.amplitude(i)
+            minA = Swift.min(minA, a); maxA = Swift.max(maxA, a)
         }
-        if confirmedRun == 0 && c.alternatingRuns && held.count >= c.confirmationSteps && Self.isAlternatingRun(held, count: c.confirmationSteps, c) {
-            confirmedRun = c.confirmationSteps
+        if confirmedRun == 0 && held.count >= StepCounterConfiguration.confirmationSteps
+            && Self.isAlternatingRun(held, count: StepCounterConfiguration.confirmationSteps, c) {
+            confirmedRun = StepCounterConfiguration.confirmationSteps
         }
         guard confirmedRun > 0 else { return }
         let medianInterval = held.medianInterval(ofLast: confirmedRun)
         if c.minPeriodicity > 0 {
-            // Scale-free periodicity gate: the band-passed signal of the last `periodicityWindow`
-            // must repeat with the run's step period (or stride, twice it).
-            let periodicity = history.periodicity(period: medianInterval / Double(Self.gridPeriod),
-                                                  tolerance: c.periodicityTolerance,
-                                                  window: Int(c.periodicityWindow / Self.gridPeriod),
-                                                  referenceWindow: Self.referenceWindowGrid)
+            // Scale-free periodicity gate: the band-passed signal must repeat with the run's step
+            // period (or stride, twice it), over the last `periodicityWindow` or over the run
+            // itself (from half a step before its first candidate): at a walk's start the long
+            // window still holds the standing before it, which does not repeat.
+            let lag = medianInterval / Double(Self.gridPeriod)
+            let full = Int(c.periodicityWindow / Self.gridPeriod)
+            let start = Self.floorDiv(held.time(held.count - confirmedRun) - Int64(medianInterval / 2), Self.gridPeriod)
+            let run = Swift.max(10, Swift.min(full, Int(currentGrid - start) + 1))
+            var periodicity = history.periodicity(period: lag, tolerance: StepCounterConfiguration.periodicityTolerance,
+                                                  window: full, referenceWindow: Self.referenceWindowGrid, reaching: c.minPeriodicity)
+            if run < full && periodicity < c.minPeriodicity {
+                periodicity = history.periodicity(period: lag, tolerance: StepCounterConfiguration.periodicityTolerance,
+                                                  window: run, referenceWindow: Self.referenceWindowGrid, reaching: c.minPeriodicity)
+            }
             if periodicity < c.minPeriodicity { return }
         }
         // Confirmed: release every held candidate with its own timestamp.
-        for i in 0..<held.count { steps.append(held.time(i)) }
+        var swings = 0.0
+        for i in 0..<held.count {
+            steps.append(held.time(i))
+            swings += held.amplitude(i)
+        }
         count += held.count
+        typicalSwing = swings / Double(held.count)
         lastCounted = held.time(held.count - 1)
         period = medianInterval
         stepsSinceCheck = 0

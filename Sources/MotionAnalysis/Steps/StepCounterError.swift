@@ -1,13 +1,15 @@
+import MotionCore
+
 /// Why ``StepCounter`` refused input. The counter's state is unchanged when it throws
 /// (a batch is validated before any of it is consumed).
 public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A batch with no samples (a FIFO never delivers one; it signals a bug upstream).
     case emptyBatch
-    /// A non-finite (NaN or infinite) acceleration value.
+    /// A non-finite (NaN or infinite) acceleration value, or one beyond ±10⁶ m/s² (``InputLimits/acceleration``).
     case nonFiniteValue(index: Int, timestamp: Int64)
     /// A timestamp equal to or earlier than the previous sample's.
     case timestampNotIncreasing(index: Int, timestamp: Int64, previous: Int64)
-    /// A timestamp beyond ±2⁶² ns (±146 years), where time arithmetic could overflow.
+    /// A timestamp beyond ±4 × 10¹⁸ ns (``InputLimits/timestampLimit``, ±126 years), where time arithmetic could overflow.
     case timestampOutOfRange(index: Int, timestamp: Int64)
     /// A configuration value out of range.
     case invalidConfiguration(String)
@@ -28,7 +30,7 @@ public enum StepCounterError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .invalidConfiguration(why):
             return "invalid step counter configuration: \(why)"
         case let .unknownParameter(name):
-            return "unknown parameter '\(name)' (known: \(StepCounterConfiguration.parameterNames.joined(separator: ", ")))"
+            return "unknown parameter '\(DiagnosticText.escaped(name.utf8))' (known: \(StepCounterConfiguration.parameterNames.joined(separator: ", ")))"
         }
     }
 }

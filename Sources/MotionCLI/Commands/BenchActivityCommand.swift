@@ -31,9 +31,9 @@ enum BenchActivityCommand {
             ],
             run: { args, io in
                 let file = args.argument("FILE") ?? "../shared/datasets/activity/hapt/user01_seq0.csv"
-                let rate = try args.double("rate", in: 0...10_000) ?? 100
-                let batch = try args.int("batch", in: 1...1_000_000) ?? 1024
-                let hours = try args.double("hours", in: 0.001...1000) ?? 24
+                let rate = try args.double("rate", rule: ValueRule("sampling rate (0: the recording's own)", unit: "Hz", 0...10_000)) ?? 100
+                let batch = try args.int("batch", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000)) ?? 1024
+                let hours = try args.double("hours", rule: ValueRule("duration", unit: "h", 0.001...1000)) ?? 24
                 let recording: Recording
                 do { recording = try Recording.read(path: file) } catch { throw CLIError.failure("\(error)") }
                 var samples = recording.samples

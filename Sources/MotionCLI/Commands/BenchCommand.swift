@@ -53,10 +53,10 @@ enum BenchCommand {
 
     static func runParse(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         let path = args.argument("FILE")!
-        let chunk = try args.int("chunk", in: 1...10_000_000)
-        let runs = try args.int("repeat", in: 1...100) ?? 1
-        let threads = try args.int("threads", in: 1...64) ?? RecordingReader.defaultThreadCount
-        let blockSize = (try args.int("block-kib", in: 4...65_536)).map { $0 * 1024 } ?? RecordingReader.defaultBufferSize
+        let chunk = try args.int("chunk", rule: InputLimits.positiveCount.narrowed(to: 1...10_000_000))
+        let runs = try args.int("repeat", rule: InputLimits.positiveCount.narrowed(to: 1...100)) ?? 1
+        let threads = try args.int("threads", rule: InputLimits.positiveCount.narrowed(to: 1...64)) ?? RecordingReader.defaultThreadCount
+        let blockSize = (try args.int("block-kib", rule: InputLimits.positiveCount.narrowed(to: 4...65_536))).map { $0 * 1024 } ?? RecordingReader.defaultBufferSize
         var best = Double.infinity
         var bytes = 0
         var count = 0
@@ -86,7 +86,7 @@ enum BenchCommand {
                 }
                 best = min(best, MonotonicClock.seconds() - start)
                 bytes = reader.bytesRead
-                for w in reader.warnings { io.err("warning: \(w)") }
+                WarningReport.print(reader.warnings, to: io)
             }
         } catch let error as RecordingError {
             throw CLIError.failure("\(error)")

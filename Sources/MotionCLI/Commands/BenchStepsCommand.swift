@@ -31,8 +31,8 @@ enum BenchStepsCommand {
             ],
             run: { args, io in
                 let file = args.argument("FILE") ?? "../shared/datasets/steps/oxford/Samsung_Dario_Hard_InHand_1.csv"
-                let batch = try args.int("batch", in: 1...1_000_000) ?? 1024
-                let hours = try args.double("hours", in: 0.001...1000) ?? 24
+                let batch = try args.int("batch", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000)) ?? 1024
+                let hours = try args.double("hours", rule: ValueRule("duration", unit: "h", 0.001...1000)) ?? 24
                 let samples = try Recording.read(path: file).samples
                 guard samples.count > 1 else { throw CLIError.failure("\(file): needs at least 2 samples") }
                 let target = Int(hours * 3600 * 100)

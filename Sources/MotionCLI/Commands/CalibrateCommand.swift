@@ -40,6 +40,8 @@ enum CalibrateCommand {
                 for w in cal.warnings { io.err("warning: \(w)") }
                 let (calibrated, sources) = cal.profile(base: board, captures: "\(perSamplePath) (per-sample) and \(batchedPath) (batched)")
                 if let path = args.string("write-profile") {
+                    // Only a profile `wakes --board` reads back is written (its values within BoardProfile.rules).
+                    do { try calibrated.validate(file: path) } catch { throw CLIError.failure("the calibrated profile cannot be written: \(error)") }
                     try CLIFiles.write(calibrated.json(sources: sources), to: path)
                     io.err("wrote \(path) (use: motionbatch wakes --board \(path))")
                 }

@@ -69,8 +69,8 @@ enum CaptureCommand {
                 .flag("json", help: "Print JSON: {\"results\": [{\"batch\", \"samples\", \"cpu_s\", \"ns_per_sample\"}]}."),
             ],
             run: { args, io in
-                let n = try args.int("samples", in: 1...100_000_000) ?? 1_000_000
-                let batches = try (args.doubleList("batch", in: 1...1_000_000) ?? [1, 100]).map { Int($0) }
+                let n = try args.int("samples", rule: InputLimits.positiveCount.narrowed(to: 1...100_000_000)) ?? 1_000_000
+                let batches = try (args.doubleList("batch", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000)) ?? [1, 100]).map { Int($0) }
                 let analysis = args.flag("analysis")
                 func measure(_ samples: Int, _ batch: Int) -> DecodeBenchmark.Result {
                     guard analysis else { return DecodeBenchmark.run(samples: samples, batch: batch) }
@@ -145,8 +145,8 @@ enum CaptureCommand {
     }
 
     static func batching(_ args: ParsedArguments) throws(CLIError) -> CapturePlan.Batching {
-        let batch = try args.int("batch", in: 1...1_000_000)
-        let latency = try args.double("latency", in: 0...3600)
+        let batch = try args.int("batch", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000))
+        let latency = try args.double("latency", rule: InputLimits.duration.narrowed(to: 0...3600))
         switch (batch, latency) {
         case (.some, .some): throw .usage("'--batch' and '--latency' cannot be combined: choose one.")
         case (.some(let n), nil): return .samples(n)
@@ -160,8 +160,8 @@ enum CaptureCommand {
         case nil, "batch": return .everyBatch
         case "close": return .onClose
         case let t?:
-            guard let s = Double(t), s.isFinite, s >= 0 else {
-                throw .usage("The value '\(t)' is invalid for '--fsync': expected 'batch', 'close' or seconds >= 0.")
+            guard let s = DecimalScanner.double(t), InputLimits.duration.contains(s) else {
+                throw .usage("The value '\(DiagnosticText.escaped(t.utf8))' is invalid for '--fsync': expected 'batch', 'close' or seconds (\(InputLimits.duration)).")
             }
             return .interval(seconds: s)
         }
@@ -170,8 +170,9 @@ enum CaptureCommand {
     static func stall(_ text: String?) throws(CLIError) -> CaptureMachine.Settings.Stall? {
         guard let t = text else { return nil }
         let p = t.split(separator: ":")
-        guard p.count == 2, let a = Double(p[0]), let d = Double(p[1]), a >= 0, d > 0, a.isFinite, d.isFinite, a < 1e9, d < 1e9 else {
-            throw .usage("The value '\(t)' is invalid for '--stall': expected AFTER:SECONDS, e.g. 2:5.")
+        guard p.count == 2, let a = DecimalScanner.double(String(p[0])), let d = DecimalScanner.double(String(p[1])),
+              InputLimits.duration.contains(a), InputLimits.positiveDuration.contains(d) else {
+            throw .usage("The value '\(DiagnosticText.escaped(t.utf8))' is invalid for '--stall': expected AFTER:SECONDS, e.g. 2:5 (\(InputLimits.duration)).")
         }
         return CaptureMachine.Settings.Stall(after: a, duration: d)
     }
@@ -224,9 +225,9 @@ enum CaptureCommand {
         let uri = ContextOptions.uri(args)
         let batching = try batching(args)
         let range = try range(args.strings("range"))
-        let rate = try args.double("rate", in: 0.001...1_000_000)
-        let sampleLimit = try args.int("samples", in: 1...Int.max)
-        var duration = try args.double("duration", in: 0.001...31_536_000)
+        let rate = try args.double("rate", rule: InputLimits.rate)
+        let sampleLimit = try args.int("samples", rule: InputLimits.positiveCount)
+        var duration = try args.double("duration", rule: InputLimits.positiveDuration.narrowed(to: 0...31_536_000))
         if duration == nil && sampleLimit == nil { duration = 10 }
         let fsync = try fsyncPolicy(args.string("fsync"))
         let stall = try stall(args.string("stall"))

@@ -15,12 +15,17 @@ enum ConvertCommand {
             Reads IN (MotionBatch format or the datasets' plain CSV, detected from the header) and writes OUT.
             --from/--to cut an excerpt, in seconds from IN's first sample; timestamps are kept as they are.
             Header entries of IN are kept (MotionBatch output) and --set adds or replaces entries.
-            OUT must not exist unless --force is given; it is fsynced when complete and removed if IN
-            turns out to be malformed (the error names IN's file, line and column).
+            OUT is written atomically: to a temporary file in its directory, fsynced and renamed over
+            OUT when complete (a symlinked OUT keeps its link). If IN turns out to be malformed (the
+            error names IN's file, line and column), or on SIGINT/SIGTERM/SIGHUP, no partial file is
+            left and an existing OUT is untouched. OUT must not exist unless --force is given, and
+            must not be IN itself (compared by device and inode: hard links and symlinks too).
+            OUT may be '-' (standard output) or a pipe, FIFO or terminal: written directly, never
+            fsynced. The summary line goes to stderr.
             """,
             arguments: [
                 ArgumentSpec("IN", help: "The recording to read."),
-                ArgumentSpec("OUT", help: "The file to write."),
+                ArgumentSpec("OUT", help: "The file to write ('-' for standard output)."),
             ],
             options: [
                 .option("format", value: "FORMAT", help: "Output format: motionbatch (default) or plain."),
@@ -36,15 +41,15 @@ enum ConvertCommand {
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         let input = args.argument("IN")!
-        let output = args.argument("OUT")!
+        let outputPath = args.argument("OUT")!
         let plainOutput: Bool
         switch args.string("format") ?? "motionbatch" {
         case "motionbatch": plainOutput = false
         case "plain": plainOutput = true
         case let other: throw CLIError.usage("The value '\(other)' is invalid for '--format': expected 'motionbatch' or 'plain'.")
         }
-        let from = try args.double("from", in: 0...Double.greatestFiniteMagnitude)
-        let to = try args.double("to", in: 0...Double.greatestFiniteMagnitude)
+        let from = try args.double("from", rule: InputLimits.duration)
+        let to = try args.double("to", rule: InputLimits.duration)
         if let from, let to, to <= from {
             throw CLIError.usage("'--to \(to)' must be after '--from \(from)'.")
         }
@@ -55,8 +60,6 @@ enum ConvertCommand {
             }
             settings.append((String(item[..<eq]), String(item[item.index(after: eq)...])))
         }
-        guard input != output else { throw CLIError.usage("IN and OUT must be different files.") }
-
         do {
             let reader = try RecordingReader(path: input)
             let source = reader.header
@@ -69,19 +72,19 @@ enum ConvertCommand {
             let keepLabels = source.hasLabels && !args.flag("no-labels")
             let header = RecordingHeader(format: plainOutput ? .plain : .current, sensors: source.sensors,
                                          hasLabels: keepLabels, metadata: plainOutput ? [:] : metadata)
+            let output = try openOutput(outputPath, replace: args.flag("force"))
+            if let identity = reader.identity, identity == output.identity {
+                output.discard()
+                throw CLIError.failure("\(OutputFile.displayName(outputPath)) is the input file \(input) itself (same file: \(identity)); write to another file.")
+            }
             let dropped = source.metadata.count + settings.count
             if plainOutput && dropped > 0 {
                 io.err("warning: plain CSV has no header block; \(dropped) header entries are not written")
             }
-            let writer = try RecordingWriter(path: output, header: header, fsync: .onClose, replaceExisting: args.flag("force"))
-            // From here on OUT is ours: a failure removes the partial file (`unlink(2)`).
+            // From here on, a failure or a signal leaves no partial OUT (the writer discards it).
+            let writer = try RecordingWriter(output: output, header: header)
             var complete = false
-            defer {
-                if !complete {
-                    try? writer.close()
-                    _ = unlink(output)
-                }
-            }
+            defer { if !complete { writer.discard() } }
             var first: Int64?
             var written = 0
             var firstWritten: Int64?
@@ -93,11 +96,11 @@ enum ConvertCommand {
                 var lo = 0
                 var hi = chunk.samples.count
                 if let from {
-                    let cut = t0 + Int64((from * 1e9).rounded())
+                    let cut = t0.saturatingAdding(Int64((from * 1e9).rounded()))
                     lo = chunk.samples.firstIndex { $0.timestamp >= cut } ?? hi
                 }
                 if let to {
-                    let cut = t0 + Int64((to * 1e9).rounded())
+                    let cut = t0.saturatingAdding(Int64((to * 1e9).rounded()))
                     if let end = chunk.samples.firstIndex(where: { $0.timestamp >= cut }) { hi = max(lo, end); done = true }
                 }
                 guard lo < hi else { continue }
@@ -110,13 +113,24 @@ enum ConvertCommand {
             }
             try writer.close()
             complete = true
-            for w in reader.warnings { io.err("warning: \(w)") }
+            WarningReport.print(reader.warnings, to: io)
             let span = firstWritten.map { Double(lastWritten! - $0) / 1e9 } ?? 0
-            io.out("Wrote \(written) samples (\(formatSeconds(span)) s) to \(output) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
+            io.err("Wrote \(written) samples (\(formatSeconds(span)) s) to \(OutputFile.displayName(outputPath)) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
         } catch let error as RecordingError {
             throw CLIError.failure("\(error)")
         } catch let error as SystemError {
             throw CLIError.failure("\(error)")
+        }
+    }
+
+    /// OUT, opened atomically (or as a stream); an existing file without `--force` is a failure
+    /// that says how to replace it.
+    private static func openOutput(_ path: String, replace: Bool) throws -> OutputFile {
+        do {
+            return try OutputFile(path: path, mode: .atomic(replace: replace))
+        } catch {
+            if error.errno == .exists { throw CLIError.failure("\(path): File exists; pass --force to replace it.") }
+            throw error
         }
     }
 

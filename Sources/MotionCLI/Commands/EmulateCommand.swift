@@ -47,20 +47,20 @@ enum EmulateCommand {
         case "arrival": config.hubTimestamps = false
         case let other: throw CLIError.usage("The value '\(other)' is invalid for '--timestamps': expected 'hub' or 'arrival'.")
         }
-        config.fifoCapacity = try args.int("fifo-capacity", in: 1...1_000_000) ?? 1024
+        config.fifoCapacity = try args.int("fifo-capacity", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000)) ?? 1024
         if let o = args.string("overflow") {
             guard let p = OverflowPolicy(rawValue: o) else {
                 throw CLIError.usage("The value '\(o)' is invalid for '--overflow': expected 'drop-oldest' or 'drop-newest'.")
             }
             config.overflow = p
         }
-        let linger = try args.double("linger", in: 0...3600) ?? 1
+        let linger = try args.double("linger", rule: InputLimits.duration.narrowed(to: 0...3600)) ?? 1
         let name = args.string("name") ?? "MotionBatch virtual IMU"
         let uhidPath = args.string("uhid") ?? "/dev/uhid"
 
         let recording: Recording
         do { recording = try Recording.read(path: path) } catch { throw CLIError.failure("\(error)") }
-        for w in recording.warnings { io.err("warning: \(w)") }
+        WarningReport.print(recording.warnings, to: io)
         let source: SampleSource
         do {
             source = try SampleSource(samples: recording.samples, hasGyro: recording.header.sensors.contains(.gyro))
@@ -111,9 +111,7 @@ enum EmulateCommand {
                 ("elapsed_s", .double(outcome.elapsed)),
                 ("sensors", outcome.hub.sensorsJSON(origin: outcome.origin)),
             ])
-            do { try EmulatorRunner.writeAtomically(file, json.serialized(pretty: true) + "\n") } catch {
-                throw CLIError.failure("cannot write --summary-json: \(error)")
-            }
+            try CLIFiles.write(json.serialized(pretty: true) + "\n", to: file)
         }
     }
 

@@ -24,8 +24,8 @@ enum ReplayCommand {
 
     /// The delivery policy chosen by `--batch` / `--latency`.
     static func policy(_ args: ParsedArguments) throws(CLIError) -> DeliveryPolicy {
-        let batch = try args.int("batch", in: 1...Int.max)
-        let latency = try args.double("latency", in: 0...86_400)
+        let batch = try args.int("batch", rule: InputLimits.positiveCount)
+        let latency = try args.double("latency", rule: InputLimits.duration)
         switch (batch, latency) {
         case (.some, .some): throw .usage("'--batch' and '--latency' cannot be combined: choose one.")
         case (.some(let n), nil): return .samples(n)
@@ -63,7 +63,7 @@ enum ReplayCommand {
             throw CLIError.failure("\(error)")
         }
         bar.finish(io: io)
-        for w in outcome.replay.warnings { io.err("\(w)") }
+        WarningReport.print(outcome.replay.warnings, to: io)
         if args.flag("json") {
             io.out(json(outcome).serialized(pretty: true))
         } else {
@@ -106,7 +106,7 @@ enum ReplayCommand {
             ("activity_visibility_s", visibilityJSON(r.activityVisibility)),
             ("activity", ActivityFormatting.segmentsJSON(r.activity)),
             ("activity_time_s", ActivityFormatting.timeJSON(r.activity)),
-            ("warnings", .array(r.replay.warnings.map { .string($0.description) })),
+            ("warnings", WarningReport.json(r.replay.warnings)),
         ])
     }
 

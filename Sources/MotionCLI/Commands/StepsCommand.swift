@@ -25,7 +25,8 @@ enum StepsCommand {
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
                 let config = try StepParameters.configuration(args.strings("param"))
                 for file in files {
-                    let (summary, duration) = try count(file, configuration: config)
+                    let (summary, duration, warnings) = try count(file, configuration: config)
+                    WarningReport.print(warnings, to: io)
                     if args.flag("json") {
                         io.out(json(file: file, summary: summary, duration: duration).serialized())
                     } else {
@@ -52,13 +53,14 @@ enum StepsCommand {
     }
 
     /// Streams one recording through the standard pipeline (results do not depend on the batching).
-    /// - Returns: the steps and the recording's duration in seconds.
+    /// - Returns: the steps, the recording's duration in seconds, and the reader's warnings
+    /// (tolerated defects, printed like `replay`'s and `convert`'s).
     /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file and line of bad input.
-    static func count(_ file: String, configuration: StepCounterConfiguration) throws(CLIError) -> (StepSummary, Double) {
+    static func count(_ file: String, configuration: StepCounterConfiguration) throws(CLIError) -> (StepSummary, Double, [RecordingWarning]) {
         do {
             let (replay, analyzers) = try StandardAnalyzers.replay(path: file, policy: .samples(RecordingReplay.chunkSamples), steps: configuration)
             let pipeline = replay.sessions[0].pipeline
-            return (pipeline.result(of: analyzers.steps), pipeline.result(of: analyzers.stream).durationSeconds)
+            return (pipeline.result(of: analyzers.steps), pipeline.result(of: analyzers.stream).durationSeconds, replay.warnings)
         } catch {
             throw .failure("\(error)")
         }

@@ -54,10 +54,10 @@ enum WakesCommand {
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         if args.flag("json") && args.flag("csv") { throw CLIError.usage("Choose one of '--json' and '--csv'.") }
-        let rates = try args.doubleList("rates", in: 1e-6...1e6) ?? defaultRates
-        let latencies = try args.doubleList("latencies", in: 0...86_400) ?? defaultLatencies
+        let rates = try args.doubleList("rates", rule: InputLimits.rate) ?? defaultRates
+        let latencies = try args.doubleList("latencies", rule: InputLimits.duration) ?? defaultLatencies
         var board = try CLIFiles.board(args.string("board") ?? "rpi-4b")
-        if let mah = try args.double("battery-mah", in: 1e-9...1e9) { board.batteryMAh = mah }
+        if let mah = try args.double("battery-mah", rule: BoardProfile.rule(for: "battery_mah")) { board.batteryMAh = mah }
         let bufferingText = args.string("buffering") ?? "hardware"
         guard let buffering = Buffering(rawValue: bufferingText) else {
             throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware', 'software' or 'timed'.")
@@ -65,8 +65,8 @@ enum WakesCommand {
         let recording = args.argument("RECORDING")
         let sensors = try sensorSet(args, recording: recording)
         let chips = try chipSelection(args)
-        let margin = try args.double("fifo-margin", in: 0...0.9) ?? RecommendationConstraints.defaultFIFOMargin
-        let constraints = RecommendationConstraints(maxDelayS: try args.double("max-delay", in: 0...86_400), fifoMargin: margin,
+        let margin = try args.double("fifo-margin", rule: ValueRule("FIFO margin", unit: "", 0...0.9)) ?? RecommendationConstraints.defaultFIFOMargin
+        let constraints = RecommendationConstraints(maxDelayS: try args.double("max-delay", rule: InputLimits.duration), fifoMargin: margin,
                                                     requirements: AnalysisRequirement.all)
 
         if args.string("device-deliveries") != nil && args.strings("measured").isEmpty {
@@ -137,7 +137,7 @@ enum WakesCommand {
                 chips.append(c)
             }
         }
-        if let hid = try args.int("hid-fifo-bytes", in: 1...FIFOChip.maximumFIFOBytes) {
+        if let hid = try args.int("hid-fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 1...Double(FIFOChip.maximumFIFOBytes))) {
             chips = chips.map { c in
                 guard c.name == FIFOChip.hidSensorHub.name else { return c }
                 var d = c
@@ -147,7 +147,7 @@ enum WakesCommand {
                 return d
             }
         }
-        if let bytes = try args.int("fifo-bytes", in: 6...FIFOChip.maximumFIFOBytes) {
+        if let bytes = try args.int("fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 6...Double(FIFOChip.maximumFIFOBytes))) {
             chips.append(FIFOChip(name: "custom-\(bytes)B", fifoBytes: bytes, accelFrameBytes: 6, accelGyroFrameBytes: bytes >= 12 ? 12 : nil,
                                   frameLayout: "raw 16-bit x, y, z per sensor, no header", source: "--fifo-bytes \(bytes)",
                                   linuxDriver: "(not known)", linuxBatches: true))
@@ -182,7 +182,7 @@ enum WakesCommand {
         let givenLatencies = args.string("latencies") == nil ? nil : latencies
         if let givenLatencies, givenLatencies.count != 1 { throw CLIError.usage("With '--measured' give the captures' one latency: '--latencies L'.") }
         if let givenRates, givenRates.count != 1 { throw CLIError.usage("With '--measured' give at most one rate (default: the capture's).") }
-        let deliveries = try args.int("device-deliveries", in: 0...Int.max)
+        let deliveries = try args.int("device-deliveries", rule: InputLimits.count)
         var points: [MeasuredPoint] = []
         var objects: [JSONValue] = []
         for path in args.strings("measured") {

@@ -1,4 +1,3 @@
-import MotionAnalysis
 import MotionCore
 
 /// The robustness experiment of `eval steps --amplitude-scale K`: every acceleration `a` of a
@@ -14,18 +13,6 @@ public struct AmplitudeScaling: Sendable {
     public init(mean: Vector3, scale: Double) {
         self.mean = mean
         self.scale = scale
-    }
-
-    /// A scaling about the mean of the recording at `path`, measured in a first streaming pass
-    /// (``MeanAccelerationAnalyzer`` through the one replay).
-    /// - Throws: as ``MotionAnalysis/RecordingReplay/run(path:transform:progress:sessions:)``.
-    public init(recording path: String, scale: Double) throws {
-        var pipeline = AnalysisPipeline()
-        let handle = pipeline.add(MeanAccelerationAnalyzer())
-        let pass = try RecordingReplay.run(path: path) { header in
-            [ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline, labelled: header.hasLabels)]
-        }
-        self.init(mean: pass.sessions[0].pipeline.result(of: handle).mean ?? .zero, scale: scale)
     }
 
     /// Scales the accelerations of `samples` in place (nothing changes when K is 1).

@@ -3,9 +3,9 @@ import MotionAnalysis
 extension StepEvaluation {
     /// The parameters `eval steps --sensitivity` varies, in the order it reports them.
     public static let sensitivityParameters = [
-        "minAmplitude", "weakRunAmplitude", "continuationAmplitude", "minPeriodicity", "periodicityWindow",
-        "periodicityTolerance", "weakRunIntervalRatio", "weakRunAmplitudeRatio", "maxIntervalRatio",
-        "maxAmplitudeRatio", "minStepInterval", "maxHold",
+        "minAmplitude", "minSwing", "minPeriodicity", "maxIntervalRatio",
+        "weakRunIntervalRatio", "maxAmplitudeRatio", "slowRunIntervalRatio", "alternatingIntervalRatio",
+        "continuationMinPhase", "weakStepFraction", "periodicityWindow", "minStepInterval", "maxHold",
     ]
 
     /// The factors each sensitivity parameter is scaled by.

@@ -60,9 +60,24 @@ struct StepCounterInputTests {
         #expect(throws: StepCounterError.self) { try c.process([Sample(timestamp: Int64.max, accel: g)], into: &steps) }
     }
 
+    /// Issue 13: an Int64.min timestamp was reported as "duplicated" (the initial previous
+    /// timestamp is Int64.min); the range is checked first. Huge finite accelerations are refused
+    /// like NaN (their squares would overflow to infinity).
+    @Test func int64MinIsOutOfRangeNotADuplicateAndHugeValuesAreRefused() throws {
+        var c = try StepCounter()
+        var steps: [Int64] = []
+        #expect(throws: StepCounterError.timestampOutOfRange(index: 0, timestamp: .min)) {
+            try c.process([Sample(timestamp: .min, accel: Vector3(0, 0, 9.81))], into: &steps)
+        }
+        #expect(throws: StepCounterError.nonFiniteValue(index: 0, timestamp: 0)) {
+            try c.process([Sample(timestamp: 0, accel: Vector3(1e300, 0, 9.81))], into: &steps)
+        }
+        try c.process([Sample(timestamp: 0, accel: Vector3(InputLimits.sampleMagnitude, -InputLimits.sampleMagnitude, 0))], into: &steps)
+    }
+
     @Test func invalidConfigurationIsRejected() {
         var config = StepCounterConfiguration()
-        config.confirmationSteps = 1
+        config.maxAmplitudeRatio = 0.5
         #expect(throws: StepCounterError.self) { try StepCounter(configuration: config) }
         config = StepCounterConfiguration()
         config.minAmplitude = .nan

@@ -29,6 +29,22 @@ struct StepSignalHistoryTests {
         #expect(abs(a - b) < 1e-9, "\(a) vs \(b)")
     }
 
+    /// Stopping at the first lag that reaches a threshold answers "does it reach it?" as the full
+    /// search does, on periodic signals, noise and everything between, for any window.
+    @Test(arguments: [0.0, 0.3, 0.6, 1.0])
+    func stoppingAtAThresholdGivesTheSameAnswer(noise: Double) {
+        var g = SplitMix64(seed: 17)
+        var h = Self.history { sin(2 * .pi * Double($0) / 13) + noise * Double.random(in: -2...2, using: &g) }
+        for window in [30, 45, 62, 100] {
+            let full = h.periodicity(period: 13, tolerance: 0.15, window: window, referenceWindow: 62)
+            for threshold in [0.2, 0.5, 0.85, 0.95] {
+                let quick = h.periodicity(period: 13, tolerance: 0.15, window: window, referenceWindow: 62, reaching: threshold)
+                #expect((quick >= threshold) == (full >= threshold), "window \(window), threshold \(threshold): \(quick) vs \(full)")
+                #expect(quick <= full)
+            }
+        }
+    }
+
     @Test func noiseScoresLow() {
         var g = SplitMix64(seed: 11)
         var h = Self.history { _ in Double.random(in: -1...1, using: &g) }

@@ -33,7 +33,7 @@ struct DatasetFilesTests {
     func badManifestsAreNamedByLineAndColumn(text: String, message: String) throws {
         let dir = try Self.folder(manifest: text)
         #expect {
-            _ = try StepEvaluation(directory: dir).run()
+            _ = try StepCorpus.load(directory: dir)
         } throws: { error in
             "\(error)".hasPrefix(dir + "/" + message)
         }
@@ -42,7 +42,7 @@ struct DatasetFilesTests {
     @Test func aManifestWithoutStepSetsIsRefused() throws {
         let dir = try Self.folder(manifest: "path,activity,steps_true\nactivity/x.csv,walking,\n")
         #expect {
-            _ = try StepEvaluation(directory: dir).run()
+            _ = try StepCorpus.load(directory: dir)
         } throws: { error in
             "\(error)".contains("no recordings for set(s) oxford, bangle_walks, non_walking")
         }

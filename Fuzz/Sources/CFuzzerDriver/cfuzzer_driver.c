@@ -1,0 +1,2 @@
+// Declarations only: LLVMFuzzerRunDriver is defined by libFuzzer (-sanitize=fuzzer).
+#include "cfuzzer_driver.h"

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionSystem
+
+/// Up to N consecutive rows of a recording, as returned by ``RecordingReader/next(maxSamples:)``.
+public struct RecordingChunk: Sendable, Equatable {
+    /// The samples, in file order.
+    public var samples: [Sample]
+    /// One label per sample (`nil` where the label field is empty), or `nil` when the file has no `label` column.
+    public var labels: [String?]?
+
+    /// Creates a chunk.
+    public init(samples: [Sample], labels: [String?]?) {
+        self.samples = samples
+        self.labels = labels
+    }
+}
+
+/// The one entry point for reading recordings, in every dialect: streams the samples of a
+/// recording, strictly.
+///
+/// The first bytes of the input choose the dialect (``RecordingDialect``, registered in
+/// ``RecordingDialects/all``; or the one named), whose ``RecordingRowReader`` parses it. MotionBatch's
+/// own CSV format and the plain CSV are read in fixed-size blocks (1 MiB by default), so memory does
+/// not grow with the file's length. Every malformed line is a ``RecordingError`` naming the file,
+/// line, column and problem: bad number, wrong column count, NaN, infinity or a value beyond
+/// ``InputLimits``, a timestamp out of range or that goes backwards or repeats, an unknown format
+/// version, a missing header, an unknown column. Tolerated defects (a torn final line: no trailing
+/// newline, as after a power cut) are dropped and reported in ``warnings``. After an error the
+/// reader stays failed: every later call throws the same error.
+///
+/// ```swift
+/// let reader = try RecordingReader(path: "Recordings/walk.csv")
+/// while let chunk = try reader.next(maxSamples: 4096) { ... }
+/// ```
+public final class RecordingReader {
+    /// The name of the input (the path given; used in messages).
+    public let path: String
+    /// The dialect that reads the input.
+    public let dialect: any RecordingDialect
+    /// Dialect, columns and metadata, parsed at creation.
+    public var header: RecordingHeader { rows.header }
+    /// Tolerated defects met so far (a torn final line).
+    public var warnings: [RecordingWarning] { rows.warnings }
+    /// The number of the last line read (1-based; header lines count).
+    public var lineNumber: Int { rows.lineNumber }
+    /// The identity of the file read (for refusing to write over it), nil for memory.
+    public let identity: FileIdentity?
+
+    private let rows: any RecordingRowReader
+    /// The first error met; the reader stays failed (every later call throws it again).
+    private var failure: (any Error)?
+
+    /// Bytes per block (one `read(2)`, parsed as a unit): 1 MiB.
+    public static let defaultBufferSize = 1 << 20
+
+    /// Worker threads used by default: 2 on a machine with at least two processors, else 1.
+    public static var defaultThreadCount: Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 ? 2 : 1 }
+
+    /// Opens `path` and parses its header.
+    /// - Parameters:
+    ///   - bufferSize: bytes per block (one `read(2)`); also the longest line accepted.
+    ///   - threads: threads that parse blocks ahead of the caller once the file turns out to be
+    ///     longer than one block (1: everything on the caller's thread). Results, errors and their
+    ///     order do not depend on it. Memory: about `2 × threads` parsed blocks plus one raw block per thread.
+    /// - Throws: ``SystemError`` if the file cannot be opened or read; ``RecordingError``
+    ///   if the header is missing or malformed.
+    public convenience init(path: String, bufferSize: Int = RecordingReader.defaultBufferSize, threads: Int = RecordingReader.defaultThreadCount) throws {
+        try self.init(input: .path(path), options: RecordingReadOptions(bufferSize: bufferSize, threads: threads))
+    }
+
+    /// Opens `input`, recognises its dialect (or uses `dialect`) and parses its header.
+    /// - Parameter dialect: the dialect to read with, instead of recognising it from the content.
+    /// - Throws: ``SystemError`` if the input cannot be opened or read; ``RecordingError`` if the
+    ///   header is missing or malformed.
+    public init(input: RecordingInput, dialect: (any RecordingDialect)? = nil, options: RecordingReadOptions = RecordingReadOptions()) throws {
+        let source = try input.open()
+        path = source.name
+        identity = source.identity
+        // Never more than a block: the dialect reader's buffers must hold the prefix.
+        let prefix = try Self.readPrefix(source, limit: min(RecordingDialects.sniffLength, options.bufferSize))
+        let chosen = dialect ?? RecordingDialects.all.first { $0.recognizes(prefix) } ?? RecordingDialects.fallback
+        self.dialect = chosen
+        rows = try chosen.makeReader(source: source, prefix: prefix, options: options)
+    }
+
+    deinit { rows.stop() }
+
+    /// Up to `limit` bytes from the start of `source`.
+    private static func readPrefix(_ source: any RecordingByteSource, limit: Int) throws -> [UInt8] {
+        var prefix = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < prefix.count {
+            let n = try prefix.withUnsafeMutableBytes { b in try source.read(into: b.baseAddress! + count, count: b.count - count) }
+            if n == 0 { break }
+            count += n
+        }
+        prefix.removeLast(prefix.count - count)
+        return prefix
+    }
+
+    /// Reads the next chunk of at most `maxSamples` rows.
+    ///
+    /// When `maxSamples` is at least a parsed block's row count (about 11 000 rows per MiB of
+    /// accel + gyro rows), whole blocks are handed over as parsed, without copying their samples.
+    /// - Returns: `nil` once the file is exhausted.
+    /// - Throws: ``RecordingError`` at the first malformed line (rows before it in the same chunk
+    ///   are discarded; the reader then stays failed); ``SystemError`` on read failure.
+    /// - Complexity: O(bytes read).
+    public func next(maxSamples: Int = 4096) throws -> RecordingChunk? {
+        if let whole = try failingOnce({ try rows.takeWholeChunk(maxSamples: maxSamples) }) { return whole }
+        var samples: [Sample] = []
+        samples.reserveCapacity(min(max(maxSamples, 1), 1 << 16))
+        var labels: [String?] = []
+        let n = try read(into: &samples, labels: &labels, maxSamples: maxSamples)
+        guard n > 0 else { return nil }
+        return RecordingChunk(samples: samples, labels: header.hasLabels ? labels : nil)
+    }
+
+    /// Appends up to `maxSamples` rows to `samples` (and, when the file has labels, their labels to
+    /// `labels`), reusing the callers' storage. When a bad line is met, the rows before it in this
+    /// call are already appended and the error is thrown; the reader then stays failed.
+    /// - Returns: the number of rows appended; 0 once the file is exhausted.
+    /// - Throws: ``RecordingError`` at the first malformed line; ``SystemError`` on read failure.
+    /// - Complexity: O(bytes read).
+    public func read(into samples: inout [Sample], labels: inout [String?], maxSamples: Int) throws -> Int {
+        try failingOnce { try rows.read(into: &samples, labels: &labels, maxSamples: maxSamples) }
+    }
+
+    /// Runs `body` unless the reader already failed (then rethrows that failure); the first error
+    /// `body` throws is kept, the dialect reader is stopped, and every later call throws it again.
+    private func failingOnce<T>(_ body: () throws -> T) throws -> T {
+        if let failure { throw failure }
+        do {
+            return try body()
+        } catch {
+            failure = error
+            rows.stop()
+            throw error
+        }
+    }
+
+    /// Bytes of the file consumed so far: the header and the rows delivered, including newlines
+    /// (and a dropped torn final line); after an error, up to the row before the bad line.
+    public var bytesRead: Int { rows.bytesRead }
+}

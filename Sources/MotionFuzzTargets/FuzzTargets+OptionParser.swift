@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionCLI
+
+extension FuzzTargets {
+    /// The option parser and the commands' checks of option values: the input, split at NUL
+    /// bytes into words, follows one of the pure commands (replay, steps, convert to /dev/null,
+    /// wakes, calibrate, help) on a small recording. Every run ends with status 0, 1 or 64, prints
+    /// printable messages, and no NaN or infinity.
+    ///
+    /// Words that could make a command write a file (a `/`, `--html`, `--stats-json`, `-o`, ...) are
+    /// dropped, so the fuzzer never writes outside the command's own output (/dev/null).
+    @Sendable public static func optionParser(_ data: [UInt8]) {
+        guard let selector = data.first else { return }
+        let fixture = FuzzFixture.walkingRecordingPath
+        let prefixes: [[String]] = [
+            ["replay", fixture], ["steps", fixture], ["convert", fixture, "/dev/null"], ["wakes"],
+            ["wakes", fixture, "--rates", "50", "--latencies", "0,1"], ["calibrate"], ["replay"], ["help"], [],
+        ]
+        var words = prefixes[Int(selector) % prefixes.count]
+        let blocked = ["--html", "--stats-json", "--summary-json", "--status-file", "-o", "--output", "--overwrite", "--measured", "--per-sample", "--batched"]
+        for w in data.dropFirst().split(separator: 0, omittingEmptySubsequences: false).prefix(12) {
+            let word = String(decoding: w.prefix(80), as: UTF8.self)
+            guard !word.contains("/"), !blocked.contains(where: { word.hasPrefix($0) }) else { continue }
+            words.append(word)
+        }
+        nonisolated(unsafe) var out = ""
+        nonisolated(unsafe) var err = ""
+        var io = CommandIO(writeOut: { out += $0 }, writeErr: { err += $0 })
+        let code = MotionBatchCLI.main(words, io: &io)
+        FuzzInvariant.check([0, 1, 64].contains(code), "exit status \(code) for \(words)")
+        FuzzInvariant.check(!FuzzInvariant.containsNonFiniteWord(out), "non-finite number on stdout for \(words): \(out.prefix(300))")
+        FuzzInvariant.check(FuzzInvariant.isPrintableMessage(err), "stderr not escaped for \(words): \(err.debugDescription.prefix(300))")
+    }
+}
