@@ -104,6 +104,9 @@ enum CaptureCommand {
         var analysis: (pipeline: AnalysisPipeline, analyzers: StandardAnalyzers)?
         /// Why the analysis stopped, if it did (the capture goes on).
         var stepProblem: String?
+        /// Joins per-sample deliveries before the analysis (its results do not depend on the
+        /// batching, and nothing reads them before the capture ends).
+        var coalescer = DeliveryCoalescer()
 
         init(countSteps: Bool, sensors: SensorSet = .accel) {
             analysis = countSteps ? try? StandardAnalyzers.pipeline(declaredRateHz: nil, sensors: sensors) : nil
@@ -113,9 +116,9 @@ enum CaptureCommand {
 
         mutating func write(_ batch: SampleBatch) throws {
             try writer?.append(batch)
-            guard analysis != nil else { return }
+            guard analysis != nil, let joined = coalescer.add(batch) else { return }
             do throws(AnalysisFailure) {
-                try analysis!.pipeline.consume(batch)
+                try analysis!.pipeline.consume(joined)
             } catch {
                 stop(error)
             }
@@ -123,7 +126,10 @@ enum CaptureCommand {
 
         mutating func close() throws {
             if analysis != nil {
-                do throws(AnalysisFailure) { try analysis!.pipeline.finish() } catch { stop(error) }
+                do throws(AnalysisFailure) {
+                    if let rest = coalescer.flush() { try analysis!.pipeline.consume(rest) }
+                    try analysis!.pipeline.finish()
+                } catch { stop(error) }
             }
             try writer?.close()
         }
