@@ -33,16 +33,28 @@ public struct StepSummary: Sendable, Equatable {
         public var stepsPerMinute: Double
     }
 
-    /// Cadence over time: steps counted in consecutive fixed windows aligned to multiples of
-    /// `window` ns, from the first to the last step's window, scaled to steps per minute.
-    /// - Complexity: O(n + number of windows).
+    /// Cadence over time: steps counted in fixed windows aligned to multiples of `window` ns,
+    /// scaled to steps per minute, from the first to the last step's window. A run of windows
+    /// without steps is one zero point at the run's first window (each point's value holds until
+    /// the next point's start), so steps years apart cost two points, not a point per window.
+    /// - Complexity: O(n), at most 2n − 1 points for n steps.
     public func cadenceSeries(window: Int64 = 10_000_000_000) -> [CadencePoint] {
-        guard let first = timestamps.first, let last = timestamps.last, window > 0 else { return [] }
-        func win(_ t: Int64) -> Int64 { StepCounter.floorDiv(t, window) }
-        let w0 = win(first), w1 = win(last)
-        var counts = [Int](repeating: 0, count: Int(w1 - w0) + 1)
-        for t in timestamps { counts[Int(win(t) - w0)] += 1 }
+        guard !timestamps.isEmpty, window > 0 else { return [] }
         let scale = 60e9 / Double(window)
-        return counts.enumerated().map { CadencePoint(start: (w0 + Int64($0.offset)) * window, stepsPerMinute: Double($0.element) * scale) }
+        var points: [CadencePoint] = []
+        var current = StepCounter.floorDiv(timestamps[0], window)
+        var count = 0
+        for t in timestamps {
+            let w = StepCounter.floorDiv(t, window)
+            if w != current {
+                points.append(CadencePoint(start: current * window, stepsPerMinute: Double(count) * scale))
+                if w > current + 1 { points.append(CadencePoint(start: (current + 1) * window, stepsPerMinute: 0)) }
+                current = w
+                count = 0
+            }
+            count += 1
+        }
+        points.append(CadencePoint(start: current * window, stepsPerMinute: Double(count) * scale))
+        return points
     }
 }

@@ -21,4 +21,17 @@ struct StepSummaryTests {
         #expect(series.count == 2)
         #expect(series[0].stepsPerMinute == 120)
     }
+
+    /// Windows without steps: one zero point per run, so steps far apart stay a few points
+    /// (a point per window would be 8e8 points for steps at the timestamp limits).
+    @Test func cadenceSeriesCollapsesEmptyRuns() {
+        let summary = StepSummary(timestamps: [0, s, 35 * s, 36 * s, 40 * s])
+        let series = summary.cadenceSeries(window: 10 * s)
+        #expect(series.map(\.start) == [0, 10 * s, 30 * s, 40 * s])
+        #expect(series.map(\.stepsPerMinute) == [12, 0, 12, 6])
+        let adjacent = StepSummary(timestamps: [0, 15 * s]).cadenceSeries(window: 10 * s)
+        #expect(adjacent.map(\.stepsPerMinute) == [6, 6])
+        let far = StepSummary(timestamps: [-4_000_000_000_000_000_000, 4_000_000_000_000_000_000])
+        #expect(far.cadenceSeries().count == 3)
+    }
 }
