@@ -98,6 +98,18 @@ public final class FileDescriptor {
         if let failure { throw failure }
     }
 
+    /// Reads up to `count` bytes at `offset` (`pread(2)`, retrying `EINTR`), without moving the
+    /// file offset.
+    /// - Returns: the number of bytes read; 0 at end of file.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(SystemError) -> Int {
+        while true {
+            let n = pread(rawValue, buffer, count, off_t(offset))
+            if n >= 0 { return n }
+            if Errno.current == .interrupted { continue }
+            throw SystemError.current("pread", subject: path)
+        }
+    }
+
     /// Forces written data to stable storage (`fsync(2)`).
     public func sync() throws(SystemError) {
         guard Glibc.fsync(rawValue) == 0 else { throw SystemError.current("fsync", subject: path) }

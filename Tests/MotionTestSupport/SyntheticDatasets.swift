@@ -35,8 +35,9 @@ public enum SyntheticDatasets {
     }
 
     /// Writes the folder and returns its path. `vehicleShake` sets the vehicle recording's
-    /// motion; with `vehicleRocks` it rocks like steps instead (a recording that gains false steps).
-    public static func write(vehicleShake: Double = 0.3, vehicleRocks: Bool = false) throws -> String {
+    /// motion; with `vehicleRocks` it rocks like steps instead (a recording that gains false steps),
+    /// with pulses of `rockSize` m/s².
+    public static func write(vehicleShake: Double = 0.3, vehicleRocks: Bool = false, rockSize: Double = 3) throws -> String {
         let dir = try TestPaths.makeScratchDirectory(prefix: "motionbatch-datasets")
         let fm = FileManager.default
         for sub in ["steps/oxford", "steps/bangle"] { try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
@@ -52,7 +53,7 @@ public enum SyntheticDatasets {
         manifest += "steps/bangle/40.csv,walking,40\n"
         try put(still(seconds: 60), "steps/bangle/0_static.csv")
         manifest += "steps/bangle/0_static.csv,still,0\n"
-        try put(vehicleRocks ? walk(steps: 100, period: 0.7, rateHz: 12.5, size: 3).csv : still(seconds: 120, shake: vehicleShake), "steps/bangle/0_drive.csv")
+        try put(vehicleRocks ? walk(steps: 100, period: 0.7, rateHz: 12.5, size: rockSize).csv : still(seconds: 120, shake: vehicleShake), "steps/bangle/0_drive.csv")
         manifest += "steps/bangle/0_drive.csv,vehicle,0\n"
         try put(manifest, "manifest.csv")
         return dir.path

@@ -26,7 +26,10 @@ enum EvalStepsCommand {
             walks (the walks at 0.8 times the cadence and half the motion, a check). \
             Cross-validation: leave one unit out (an Oxford subject, or one Bangle.js recording), \
             grid search of the tuned parameters on the rest, the held-out unit counted with the \
-            choice; the targets judge the cross-validated figures (about 50 s, release build). Exit status 0 even when a target is missed (1 with --check); the last line says \
+            choice; the targets judge the cross-validated figures (about 50 s, release build). \
+            Rough rides: the non-walking recordings with their motion x1.5 and x2, false steps per hour \
+            with the counter alone and with the vehicle gating (a check, no target; not with --amplitude-scale). \
+            Exit status 0 even when a target is missed (1 with --check); the last line says \
             whether all targets are met. Details: docs/step-counter.md.
             """,
             arguments: [ArgumentSpec("DATASETS_DIR", help: "Folder with manifest.csv (default: ../shared/datasets).", optional: true)],
@@ -114,12 +117,16 @@ enum EvalStepsCommand {
                 let loadSeconds = Double(loaded - started) / 1e9, cvSeconds = Double(finished - loaded) / 1e9
                 let verdicts = StepEvaluation.verdicts(result.crossValidated)
                 let ok = verdicts.allSatisfy(\.met)
+                // The rougher-vehicle check (already rough when the corpus itself is scaled).
+                let rides: [RoughRideEvaluation.Scale]
+                do { rides = scale == 1 ? try RoughRideEvaluation.run(corpus, configuration: config) : [] } catch { throw fail(error) }
                 if args.flag("json") {
-                    io.out(json(result, corpus: corpus, loadSeconds: loadSeconds, cvSeconds: cvSeconds))
+                    io.out(json(result, corpus: corpus, rides: rides, loadSeconds: loadSeconds, cvSeconds: cvSeconds))
                 } else {
                     for r in result.inSample {
                         table(r, crossValidated: result.crossValidated.first { $0.set == r.set }, io: io)
                     }
+                    if !rides.isEmpty { roughRides(rides, io: io) }
                     report(result, corpus: corpus, units: cv.units, loadSeconds: loadSeconds, cvSeconds: cvSeconds, io: io)
                     io.out(ok ? "All step-counter targets met (cross-validated)."
                               : "Some step-counter targets are NOT met (cross-validated; see the 'target' lines).")
@@ -246,6 +253,30 @@ enum EvalStepsCommand {
         io.out("")
     }
 
+    /// The longest the vehicle gating can hold a step (s): the classifier's back-dating limit plus
+    /// one window (``MotionAnalysis/VehicleStepGate``).
+    static var activityHoldBoundSeconds: Double {
+        ActivityClassifierConfiguration().maxBackdateSeconds
+            + Double(Int64(ActivityClassifierConfiguration.windowPoints) * ActivityClassifierConfiguration.gridPeriod) / 1e9
+    }
+
+    /// The rougher-vehicle lines: per scale, false steps per hour with the counter alone and with
+    /// the vehicle gating, and per recording with any.
+    static func roughRides(_ rides: [RoughRideEvaluation.Scale], io: CommandIO) {
+        io.out("== Rough rides (the non-walking recordings with their motion x\(rides.map { StepFormatting.jsonNumber($0.scale) }.joined(separator: ", x")); a check, no target)")
+        for r in rides {
+            let v = r.vehicleFalseSteps
+            var line = "  x\(StepFormatting.jsonNumber(r.scale)): false steps \(f(r.counterAlonePerHour)) /h counter alone, \(f(r.gatedPerHour)) /h gated"
+            line += " (vehicle recordings: \(v.counterAlone) alone, \(v.gated) gated)"
+            let files = r.files.filter { $0.counterAloneFalseSteps > 0 || $0.gatedFalseSteps > 0 }
+            if !files.isEmpty {
+                line += "; " + files.map { "\($0.path.split(separator: "/").last ?? "") \($0.counterAloneFalseSteps)/\($0.gatedFalseSteps)" }.joined(separator: ", ")
+            }
+            io.out(line)
+        }
+        io.out("")
+    }
+
     /// The cross-validation's own lines: units, search, per-fold choices, wall time.
     static func report(_ result: StepCrossValidation.Result, corpus: StepCorpus, units: [String], loadSeconds: Double, cvSeconds: Double, io: CommandIO) {
         let oxford = units.filter { $0.hasPrefix("oxford:") }.count
@@ -261,12 +292,14 @@ enum EvalStepsCommand {
         io.out("  tuned on every unit: " + choice(result.fullSearch))
         for fold in result.folds { io.out("  held out \(pad(fold.heldOut, 40)) " + choice(fold)) }
         io.out("  non-walking false steps with the counter alone (no vehicle gating; what the search judges): in-sample \(f(result.counterAloneFalseStepsPerHour.inSample)) /h, cross-validated \(f(result.counterAloneFalseStepsPerHour.crossValidated)) /h")
+        let holds = result.inSample.map { "\($0.set.rawValue) \(f($0.maxActivityHoldSeconds, 2))" }.joined(separator: ", ")
+        io.out("  longest hold of a step for the vehicle decision (s; bound \(f(activityHoldBoundSeconds, 0)) s = maxBackdateSeconds + one window): \(holds)")
         io.out("  wall time: \(f(loadSeconds, 1)) s reading and deriving the corpus, \(f(cvSeconds, 1)) s cross-validation and in-sample evaluation")
         io.out("")
     }
 
     /// The JSON document (keys documented in docs/step-counter.md).
-    static func json(_ result: StepCrossValidation.Result, corpus: StepCorpus, loadSeconds: Double, cvSeconds: Double) -> String {
+    static func json(_ result: StepCrossValidation.Result, corpus: StepCorpus, rides: [RoughRideEvaluation.Scale], loadSeconds: Double, cvSeconds: Double) -> String {
         func q(_ s: String) -> String { StepFormatting.jsonString(s) }
         func n(_ x: Double) -> String { StepFormatting.jsonNumber(x) }
         func fold(_ x: StepCrossValidation.Fold) -> String {
@@ -279,6 +312,11 @@ enum EvalStepsCommand {
         o += "\"full_search\":\(fold(result.fullSearch)),\"folds\":[\(result.folds.map(fold).joined(separator: ","))],"
         o += "\"counter_alone_false_steps_per_hour\":{\"in_sample\":\(n(result.counterAloneFalseStepsPerHour.inSample)),\"cross_validated\":\(n(result.counterAloneFalseStepsPerHour.crossValidated))},"
         o += "\"configurations_counted\":\(result.configurationsCounted),\"load_seconds\":\(n(loadSeconds)),\"wall_seconds\":\(n(cvSeconds))},"
+        let rideJSON = rides.map { r -> String in
+            let files = r.files.map { "{\"path\":\(q($0.path)),\"activity\":\(q($0.activity)),\"counter_alone_false_steps\":\($0.counterAloneFalseSteps),\"gated_false_steps\":\($0.gatedFalseSteps),\"duration_s\":\(n($0.seconds))}" }
+            return "{\"scale\":\(n(r.scale)),\"counter_alone_false_steps_per_hour\":\(n(r.counterAlonePerHour)),\"gated_false_steps_per_hour\":\(n(r.gatedPerHour)),\"files\":[\(files.joined(separator: ","))]}"
+        }
+        o += "\"rough_rides\":[\(rideJSON.joined(separator: ","))],\"max_activity_hold_bound_s\":\(n(activityHoldBoundSeconds)),"
         let verdicts = StepEvaluation.verdicts(result.crossValidated)
         o += "\"targets\":\(verdictsJSON(verdicts)),\"in_sample_targets\":\(verdictsJSON(StepEvaluation.verdicts(result.inSample))),"
         return o + "\"all_targets_met\":\(verdicts.allSatisfy(\.met))}"

@@ -15,6 +15,9 @@ struct RecordingRowParser: Sendable {
     let hasLabels: Bool
     /// `time_s` (plain CSV) instead of `timestamp_ns`.
     let seconds: Bool
+    /// Whether rows must have strictly increasing timestamps (MotionBatch's own format, whose
+    /// writer guarantees it); plain CSV leaves their order to ``TimestampDefectFilter``.
+    let checksOrder: Bool
 
     /// Creates a parser for the rows described by `header`.
     init(path: String, header: RecordingHeader) {
@@ -23,6 +26,7 @@ struct RecordingRowParser: Sendable {
         hasGyro = header.sensors.contains(.gyro)
         hasLabels = header.hasLabels
         seconds = header.format == .plain
+        checksOrder = !seconds
     }
 
     /// Parses the `count` bytes at the start of `block` (whole lines: the last byte is `\n`).
@@ -69,7 +73,7 @@ struct RecordingRowParser: Sendable {
             }
             if row == 0 {
                 out.firstTimestamp = t
-            } else if t <= previous {
+            } else if checksOrder && t <= previous {
                 out.failureRow = row
                 out.failure = .order(timestamp: t, previous: previous)
                 break

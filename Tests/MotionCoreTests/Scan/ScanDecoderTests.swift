@@ -1,6 +1,5 @@
 import Testing
-import MotionCore
-@testable import MotionIIO
+@testable import MotionCore
 
 /// Demux and conversion from raw byte buffers, as the kernel lays them out.
 struct ScanDecoderTests {

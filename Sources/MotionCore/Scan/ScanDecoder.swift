@@ -1,8 +1,7 @@
-import MotionCore
-
 /// Converts raw scans (bytes in a ``ScanLayout``) into samples in SI units:
 /// value = (raw + offset) x scale for each axis, timestamp from the `timestamp` element.
-/// The one place where raw IIO bytes are interpreted; libiio-free, so it is tested from byte
+/// The one place where raw IIO bytes are interpreted, by the capture (MotionIIO) and by the raw
+/// buffer dialect (`iio`, ``IIOBufferDialect``); libiio-free, so it is tested from byte
 /// arrays. Unsafe reads are confined to ``readRaw(_:at:format:)``.
 public struct ScanDecoder: Sendable {
     /// How one axis is converted.
