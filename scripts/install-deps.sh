@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages MotionBatch needs to build and test, when missing and running as root.
-#   scripts/install-deps.sh            build + unit tests (libiio-dev)
+#   scripts/install-deps.sh            build + unit tests (libiio-dev; zlib1g-dev for .gz and .zip inputs)
 #   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, iiod, ...)
 #   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
 #   scripts/install-deps.sh --package  also the packaging tools (dpkg-dev for dpkg-shlibdeps, lintian)
 set -euo pipefail
-pkgs=(libiio-dev libiio-utils pkg-config)
+pkgs=(libiio-dev libiio-utils zlib1g-dev pkg-config)
 for a in "$@"; do
   case "$a" in
     --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod udev) ;;

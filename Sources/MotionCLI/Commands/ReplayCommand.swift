@@ -8,16 +8,20 @@ enum ReplayCommand {
             name: "replay",
             abstract: "Replay a recording through the analysis in batches, as a live device would deliver it.",
             discussion: """
-            The recording (MotionBatch format or the plain time_s,accel_x,... CSV) is delivered in
-            batches of N samples (--batch) or of the samples that accumulate in SECONDS (--latency),
-            one wake-up per batch. Results do not depend on the batch size. Default: --latency 1.
+            The recording (any dialect: MotionBatch format, plain CSV, phyphox, Sensor Logger, Bangle.js,
+            a CSV through --columns, a raw IIO buffer through --layout; gzip-compressed, a zip or a folder;
+            recognised from the content, see docs/dialects.md) is delivered in batches of N samples
+            (--batch) or of the samples that accumulate in SECONDS (--latency), one wake-up per batch.
+            Results do not depend on the batch size. Default: --latency 1. FILE '-' is standard input.
+            Several files are replayed one after the other (with --json, one object each); a file that
+            fails is reported and the others still run; the exit status is 1 if any failed.
             """,
-            arguments: [ArgumentSpec("FILE", help: "The recording to replay.")],
+            arguments: [ArgumentSpec("FILE", help: "The recording(s) to replay ('-' for standard input).", repeated: true)],
             options: [
                 .option("batch", value: "N", help: "Deliver every N samples (watermark); 1 is per-sample."),
                 .option("latency", value: "SECONDS", help: "Deliver when the oldest pending sample has waited SECONDS (0 is per-sample)."),
-                .flag("json", help: "Print one JSON object (keys documented in README.md)."),
-            ],
+                .flag("json", help: "Print one JSON object per file (keys documented in README.md)."),
+            ] + InputOptions.options,
             run: run
         )
     }
@@ -38,6 +42,10 @@ enum ReplayCommand {
     struct Outcome {
         var replay: RecordingReplay
         var analyzers: StandardAnalyzers
+        /// The dialect that read the file (``MotionCore/RecordingDialect/name``).
+        var dialect: String
+        /// How the file was packed (gzip, zip, folder), or nil.
+        var container: RecordingReader.Container?
         var session: ReplaySession { replay.sessions[0] }
         var statistics: StreamStatistics { session.pipeline.result(of: analyzers.stream) }
         var steps: StepSummary { session.pipeline.result(of: analyzers.steps) }
@@ -50,24 +58,29 @@ enum ReplayCommand {
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let path = args.argument("FILE")!
+        let files = args.arguments("FILE")
+        guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
         let policy = try policy(args)
-        var bar = ProgressBar(label: "replay", total: CLIFiles.size(path), io: io)
+        let input = try InputOptions.parse(args)
         let localIO = io
-        let outcome: Outcome
-        do {
-            let (replay, analyzers) = try StandardAnalyzers.replay(path: path, policy: policy, progress: { bar.update($0, io: localIO) })
-            outcome = Outcome(replay: replay, analyzers: analyzers)
-        } catch {
+        try EachFile.run(files, io: io) { path in
+            var bar = ProgressBar(label: "replay", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
+            let outcome: Outcome
+            do {
+                let reader = try input.open(path)
+                let (replay, analyzers) = try StandardAnalyzers.replay(reader: reader, policy: policy, progress: { bar.update($0, io: localIO) })
+                outcome = Outcome(replay: replay, analyzers: analyzers, dialect: reader.dialect.name, container: reader.container)
+            } catch {
+                bar.finish(io: localIO)
+                throw CLIError.failure("\(error)")
+            }
             bar.finish(io: localIO)
-            throw CLIError.failure("\(error)")
-        }
-        bar.finish(io: io)
-        WarningReport.print(outcome.replay.warnings, to: io)
-        if args.flag("json") {
-            io.out(json(outcome).serialized(pretty: true))
-        } else {
-            io.writeOut(text(outcome))
+            WarningReport.print(outcome.replay.warnings, to: localIO)
+            if args.flag("json") {
+                localIO.out(json(outcome).serialized(pretty: true))
+            } else {
+                localIO.writeOut(text(outcome))
+            }
         }
     }
 
@@ -83,7 +96,8 @@ enum ReplayCommand {
         }
         return .object([
             ("file", .string(r.replay.path)),
-            ("format", .string(formatName(header.format))),
+            ("format", .string(formatName(header.format, dialect: r.dialect))),
+            ("container", r.container.map { .string($0.rawValue) } ?? .null),
             ("sensors", .array((header.sensors.contains(.accel) ? [JSONValue.string("accel")] : []) + (header.sensors.contains(.gyro) ? [.string("gyro")] : []))),
             ("samples", .number(st.sampleCount)),
             ("duration_s", .number(st.durationSeconds)),
@@ -121,7 +135,7 @@ enum ReplayCommand {
         func f(_ v: Double?, _ digits: Int = 3) -> String { v.map { formatFixed($0, digits) } ?? "-" }
         var lines: [(String, String)] = [
             ("file", r.replay.path),
-            ("format", formatName(r.replay.header.format)),
+            ("format", formatName(r.replay.header.format, dialect: r.dialect) + (r.container.map { " (\($0.rawValue))" } ?? "")),
             ("samples", "\(st.sampleCount)"),
             ("duration", "\(f(st.durationSeconds)) s"),
             ("effective rate", "\(f(st.effectiveRateHz)) Hz"),
@@ -161,10 +175,11 @@ func formatFixed(_ v: Double, _ digits: Int) -> String {
     return digits == 0 ? "\(sign)\(ip)" : "\(sign)\(ip).\(frac)"
 }
 
-/// `motionbatch-v1` or `plain-csv`: the dialect's name in output.
-func formatName(_ f: RecordingFormat) -> String {
+/// `motionbatch-v1` or `plain-csv` for MotionBatch's two CSV dialects, else the dialect's name
+/// (`phyphox`, `sensor-logger`, `bangle`, `columns`, `iio`): the input format in output.
+func formatName(_ f: RecordingFormat, dialect: String) -> String {
     switch f {
     case .motionbatch(let v): return "motionbatch-v\(v)"
-    case .plain: return "plain-csv"
+    case .plain: return dialect == "plain" || dialect == "csv" ? "plain-csv" : dialect
     }
 }
