@@ -13,8 +13,12 @@ let package = Package(
         .library(name: "MotionFuzzTargets", targets: ["MotionFuzzTargets"]),
     ],
     targets: [
-        // Samples, batches, recordings (read/write), batching of a stream into deliveries. No I/O to devices.
-        .target(name: "MotionCore", dependencies: ["CByteClass", "MotionSystem"]),
+        // Samples, batches, recordings (read/write; every input dialect, gzip, zip and folders),
+        // batching of a stream into deliveries. No I/O to devices.
+        .target(name: "MotionCore", dependencies: ["CByteClass", "CZlib", "MotionSystem"]),
+        // zlib (system library, Debian zlib1g-dev): gzip-compressed recordings and zip archives.
+        // Only MotionCore/Compression imports it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The one error value for system calls (`SystemError`, `Errno`), the owned file descriptor and
         // the one wrapper of each system call the I/O layers need (poll, timerfd, signals, clock, sched).
         .target(name: "MotionSystem", dependencies: ["CSystem"]),

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages MotionBatch needs to build and test, when missing and running as root.
-#   scripts/install-deps.sh            build + unit tests (libiio-dev, libmosquitto-dev; the Mosquitto broker
-#                                      and clients and openssl for the fleet tests on 127.0.0.1)
+#   scripts/install-deps.sh            build + unit tests (libiio-dev; zlib1g-dev for .gz and .zip inputs;
+#                                      libmosquitto-dev, and the Mosquitto broker and clients and openssl
+#                                      for the fleet tests on 127.0.0.1)
 #   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, iiod, ...)
 #   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
 #   scripts/install-deps.sh --package  also the packaging tools (dpkg-dev for dpkg-shlibdeps, lintian)
 set -euo pipefail
-pkgs=(libiio-dev libiio-utils pkg-config libmosquitto-dev mosquitto mosquitto-clients openssl)
+pkgs=(libiio-dev libiio-utils zlib1g-dev pkg-config libmosquitto-dev mosquitto mosquitto-clients openssl)
 for a in "$@"; do
   case "$a" in
     --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod udev) ;;

@@ -4,14 +4,18 @@
 # results through a writable 9p export, checks them on the host (scripts/kernel-tests/check.py) and
 # writes .build/kernel-tests/summary.json. Exit status 0 only when every kernel test passed.
 #
-# Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build] [--debug]
-#   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-)
+# Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build] [--debug|--dynamic]
+#   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-);
+#                    the profiling tools 90-99 run only when named here
 #   --timeout S      hard limit for the whole QEMU run (default 1500 s; the IIO reader's wake-up
 #                    tests measure 30 s windows and the session tests run minute-long sessions, so a
 #                    full run takes about 12-14 minutes)
 #   --no-build       skip `swift build` (use the binary already in .build)
 #   --debug          test the debug build instead of the release build (CPU targets are only
 #                    checked against a release build)
+#   --dynamic        test the release build with the Swift runtime linked dynamically (.build/release)
+#                    instead of the shipped configuration: release, Swift runtime linked statically
+#                    (--static-swift-stdlib, scratch path .build/static)
 # Environment: KERNEL_TESTS_CACHE (default .build/kernel-cache), KERNEL_TESTS_MEM (default 768M).
 # See scripts/kernel-tests/README.md.
 set -euo pipefail
@@ -22,6 +26,7 @@ CACHE=${KERNEL_TESTS_CACHE:-$ROOT/.build/kernel-cache}
 MEM=${KERNEL_TESTS_MEM:-768M}
 TIMEOUT=1500
 CONFIG=release
+STATIC=1
 ONLY=""
 BUILD=1
 START=$(date +%s.%N)
@@ -31,8 +36,9 @@ while [ $# -gt 0 ]; do
         --only) ONLY=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        --debug) CONFIG=debug; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --debug) CONFIG=debug; STATIC=0; shift ;;
+        --dynamic) STATIC=0; shift ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "kernel-tests: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -64,11 +70,15 @@ BUSYBOX=/bin/busybox
 # --- 2. the binary under test ------------------------------------------------------------------
 cd "$ROOT"
 mkdir -p "$OUT"
+# The shipped configuration by default: the Swift runtime linked statically (as a package is
+# built), in a build directory of its own so that it does not replace .build/release.
+BUILD_ARGS=(-c "$CONFIG")
+[ "$STATIC" = 1 ] && BUILD_ARGS+=(--static-swift-stdlib --scratch-path "$ROOT/.build/static")
 if [ "$BUILD" = 1 ]; then
-    log "swift build -c $CONFIG --product motionbatch"
-    swift build -c "$CONFIG" --product motionbatch >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log" >&2; die "swift build failed (log: $OUT/build.log)"; }
+    log "swift build ${BUILD_ARGS[*]} --product motionbatch"
+    swift build "${BUILD_ARGS[@]}" --product motionbatch >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log" >&2; die "swift build failed (log: $OUT/build.log)"; }
 fi
-BIN="$(swift build -c "$CONFIG" --show-bin-path)/motionbatch"
+BIN="$(swift build "${BUILD_ARGS[@]}" --show-bin-path)/motionbatch"
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
 # Test 69 installs the Debian package in the guest: build it (its own build directory, the Swift
 # runtime linked statically) unless --no-build finds one.

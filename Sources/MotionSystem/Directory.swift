@@ -19,6 +19,9 @@ public enum Directory {
         public var modified: Int64
     }
 
+    /// Where `d_name` starts in a `dirent` record.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
     /// The entries of `path` other than `.` and `..`, sorted by name (`opendir`, `readdir`, `fstatat`).
     /// An entry that vanishes while listed is left out.
     /// - Throws: ``SystemError`` from `opendir`.
@@ -28,7 +31,9 @@ public enum Directory {
         let dfd = dirfd(d)
         var out: [Entry] = []
         while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            // `d_name` read through its address: a record may be shorter than `dirent` (its
+            // `d_reclen`), so the struct is never loaded whole.
+            let name = String(cString: (UnsafeRawPointer(e) + Self.nameOffset).assumingMemoryBound(to: CChar.self))
             if name == "." || name == ".." { continue }
             var st = stat()
             guard fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }

@@ -12,8 +12,10 @@ import CSystem
 public final class MonotonicTimer {
     /// The descriptor to poll.
     public let fd: Int32
-    /// The armed expiry (monotonic ns), nil when disarmed.
-    public private(set) var armedAt: Int64?
+    /// The armed expiry (monotonic ns), nil when disarmed. Compared at every wait (the capture
+    /// waits once per sample at batch 1); a timer is used from one thread and never
+    /// re-entrantly, so it is not checked for exclusive access at run time (a runtime call).
+    @exclusivity(unchecked) public private(set) var armedAt: Int64?
 
     /// Creates a disarmed timer (`timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)`).
     public init() throws(SystemError) {

@@ -125,7 +125,11 @@ private func files(_ dir: String) throws -> [String] { try FileManager.default.c
         let steps = runCLI(["steps", path])
         let convert = runCLI(["convert", path, dir + "/out.csv"])
         for r in [replay, steps, convert] { #expect(r.code == 0 && r.err.hasPrefix(line), "\(r.err)") }
-        #expect(runCLI(["replay", path, "--json"]).out.contains(JSONValue.quoted(String(line.dropLast()))))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(runCLI(["replay", path, "--json"]).out.utf8)) as? [String: Any])
+        let warning = try #require((json["warnings"] as? [[String: Any]])?.first)
+        #expect(warning["kind"] as? String == "torn-final-line" && warning["count"] as? Int == 1)
+        #expect(warning["first_lines"] as? [Int] == [202] && warning["file"] as? String == path)
+        #expect(warning["message"] as? String == "last line has no newline (torn write, e.g. power loss); dropped its 7 bytes")
     }
 }
 

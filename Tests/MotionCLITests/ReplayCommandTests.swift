@@ -86,7 +86,7 @@ func replayOfRealRecordingsIsBatchInvariant() throws {
 }
 
 @Test(arguments: [
-    (["replay"], "Missing expected argument 'FILE'."),
+    (["replay"], "Missing expected argument 'FILE...'."),
     (["replay", "a.csv", "--batch", "0"], "The value '0' is invalid for '--batch': count must be within 1...1000000000000."),
     (["replay", "a.csv", "--batch", "2", "--latency", "1"], "'--batch' and '--latency' cannot be combined: choose one."),
     (["replay", "a.csv", "--latency", "-1"], "The value '-1' is invalid for '--latency': duration must be within 0...1000000000 s."),

@@ -77,7 +77,7 @@ struct SpaceSeparatedDialect: RecordingDialect {
         #expect { try RecordingReader(input: .bytes(Array(Self.own.utf8), name: "mem.csv"), dialect: RecordingDialects.plainCSV) } throws: { e in
             (e as? RecordingError)?.problem.hasPrefix("missing header: expected a plain CSV header") ?? false
         }
-        #expect(RecordingDialects.named("plain")?.name == "plain" && RecordingDialects.names == ["motionbatch", "plain"])
+        #expect(RecordingDialects.named("plain")?.name == "plain" && RecordingDialects.names == ["motionbatch", "plain", "phyphox", "sensor-logger", "bangle", "columns", "iio"])
     }
 
     @Test func aNewDialectPlugsIntoTheOneEntryPoint() throws {
@@ -101,9 +101,16 @@ struct SpaceSeparatedDialect: RecordingDialect {
         #expect(try RecordingReader(input: .bytes(Array(Self.own.utf8), name: "m")).identity == nil)
     }
 
-    @Test func aDirectoryIsRefused() throws {
+    /// A folder is read as an unzipped export (Sensor Logger); one without a recording is refused, naming what it holds.
+    @Test func aFolderWithoutARecordingIsRefused() throws {
         let dir = try TestPaths.makeScratchDirectory().path
-        #expect(throws: SystemError(.isDirectory, call: "read", subject: dir)) { try RecordingReader(path: dir) }
+        #expect(throws: RecordingError(file: dir, line: nil, problem: "holds no recording MotionBatch knows (a Sensor Logger or phyphox export; found no files)")) {
+            try RecordingReader(path: dir)
+        }
+        try Data("notes\n".utf8).write(to: URL(fileURLWithPath: dir + "/readme.txt"))
+        #expect { try RecordingReader(path: dir) } throws: { e in
+            (e as? RecordingError)?.problem.hasSuffix("found \"readme.txt\")") ?? false
+        }
     }
 
     /// Block sizes below the dialect sniff length (the prefix must fit the first block).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionCore
 import MotionTestSupport
 @testable import MotionFuzzTargets
 
@@ -22,6 +23,23 @@ import MotionTestSupport
         #expect(files.count >= 5, "corpus of \(name) has \(files.count) entries")
         for file in files {
             target.run([UInt8](try Data(contentsOf: file)))
+        }
+    }
+
+    /// Every dialect has seeds in the reader's corpus that it reads without an error (so the
+    /// fuzzer starts inside each dialect, not at its first refusal): `seed-<dialect>...`, read
+    /// as the target reads them (iio and columns with the target's fixed options).
+    @Test(arguments: ["phyphox", "sensor-logger", "bangle", "iio", "columns", "plain", "motionbatch"])
+    func everyDialectHasSeedsItReads(dialect: String) throws {
+        let prefix = ["motionbatch": "seed-own", "columns": "seed-columns"][dialect] ?? "seed-\(dialect)"
+        let seeds = try Self.corpus("recording-reader").filter { $0.lastPathComponent.hasPrefix(prefix) }
+        #expect(!seeds.isEmpty)
+        for seed in seeds {
+            let data = [UInt8](try Data(contentsOf: seed))
+            let forced = ["iio": (RecordingDialects.named("iio"), RecordingDialectOptions(scanLayout: FuzzTargets.fuzzLayout)),
+                          "columns": (RecordingDialects.named("columns"), FuzzTargets.fuzzColumns)][dialect]
+            let r = FuzzTargets.readAll(data, dialect: forced?.0, options: forced?.1 ?? RecordingDialectOptions(), bufferSize: 1 << 20, threads: 1, chunk: 4096)
+            #expect(r.error == nil && r.dialect == dialect && !r.samples.isEmpty, "\(seed.lastPathComponent): \(r.error ?? r.dialect ?? "")")
         }
     }
 }

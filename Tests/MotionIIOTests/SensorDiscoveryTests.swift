@@ -1,5 +1,6 @@
 import Testing
 @testable import MotionIIO
+import MotionCore
 import MotionSystem
 
 /// Discovery through libiio's real XML backend (`iio_create_xml_context_mem`), with attribute

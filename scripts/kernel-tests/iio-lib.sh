@@ -59,7 +59,7 @@ pair_windows() {
     [ -d "/proc/$ref" ] && alive_b=true
     _pw_json() { # BEFORE AFTER ALIVE
         set -- $1 $2 $3
-        echo "{\"seconds\": $(( (t - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": ${11}}"
+        echo "{\"seconds\": $(( (t - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"user_ticks\": $(( $8 - $3 )), \"system_ticks\": $(( $9 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": ${11}}"
     }
     _pw_json "$a0" "$a" "$alive_a" >"$ocap"
     _pw_json "$b0" "$b" "$alive_b" >"$oref"
@@ -69,33 +69,49 @@ pair_windows() {
 # file_or_null FILE: the file's content (JSON) or null.
 file_or_null() { if [ -s "$1" ]; then cat "$1"; else echo null; fi; }
 
-# cpu_pair BATCH SECONDS [CAPTURE ARGS...]: runs `motionbatch capture --batch BATCH --no-hwfifo [ARGS]` on accel_3d and
-# `iio_readdev -T 0 -b BATCH` on gyro_3d at the same time (100 Hz, same driver and scan layout),
-# measures both over SECONDS (three windows) after a 3 s start-up, and writes the test's result JSON
-# {build, batch, capture_args, exit, capture: window, readdev: window, windows: [...], stats}.
+# cpu_pair BATCH SECONDS [CAPTURE ARGS...]: runs `motionbatch capture --batch BATCH --no-hwfifo [ARGS]`
+# and `iio_readdev -T 0 -b BATCH` at the same time on the two devices (100 Hz, same driver and scan
+# layout), in two rounds: capture on accel_3d and iio_readdev on gyro_3d, then swapped. Each round
+# measures both over SECONDS (three windows) after a 3 s start-up. The placements differ: the
+# reader on accel_3d tends to pay more (iio_readdev 217.7 µs per sample there vs 122.6 on gyro_3d
+# in one run of test 58), and only a capture on accel_3d runs the live analysis (a gyroscope-only
+# capture counts no steps), so one placement alone favours one side; the checker judges the
+# geometric mean of the two rounds. Writes the test's result JSON {build, batch,
+# capture_args, exit, rounds: [{capture_device, exit, capture: window, readdev: window,
+# windows: [...], stats}, ...]} (exit: the worst round's).
 cpu_pair() {
-    local b=$1 w=$2 gyro cap ref rc build
+    local b=$1 w=$2 accel gyro cap ref rc build round capdev refdev rounds="" worst=0
     shift 2
     local win=$(( (w + 2) / 3 ))  # three windows of this many seconds
     iio_make_recording "$TEST_TMP/rec.csv" 10
     start_emulator "$TEST_TMP/rec.csv" --loop --summary-json "$TEST_TMP/emu.json"
-    wait_iio accel_3d 10 >/dev/null || { echo "accel_3d did not appear"; return 1; }
+    accel=$(wait_iio accel_3d 10) || { echo "accel_3d did not appear"; return 1; }
     gyro=$(wait_iio gyro_3d 10) || { echo "gyro_3d did not appear"; return 1; }
-    echo 100 >"$gyro/in_anglvel_sampling_frequency"
-    echo 0 >"$gyro/buffer/hwfifo_timeout"
-    "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo "$@" --duration $((3 * win + 10)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
-    cap=$!
-    iio_readdev -T 0 -b "$b" gyro_3d >/dev/null 2>&1 &
-    ref=$!
-    sleep 3
-    # Three windows sampled at the same instants for both readers (the guest has one vCPU, so
-    # both always share it); the checker reports each window's ratio and judges the median.
-    pair_windows "$cap" "$ref" 3 "$win" "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
-    # Both stopped by SIGINT once the windows are over (a clean stop: exit 0, statistics written).
-    kill -INT "$ref" "$cap"; wait "$ref"
-    wait "$cap"; rc=$?
+    for round in 1 2; do
+        if [ $round = 1 ]; then capdev=accel_3d; refdev=gyro_3d; else capdev=gyro_3d; refdev=accel_3d; fi
+        # iio_readdev's device at 100 Hz without FIFO latency (the capture sets its own).
+        if [ $refdev = gyro_3d ]; then
+            echo 100 >"$gyro/in_anglvel_sampling_frequency"; echo 0 >"$gyro/buffer/hwfifo_timeout"
+        else
+            echo 100 >"$accel/in_accel_sampling_frequency"; echo 0 >"$accel/buffer/hwfifo_timeout"
+        fi
+        rm -f "$TEST_TMP/stats.json" "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
+        "$MB_BIN" capture --device $capdev --rate 100 --batch "$b" --no-hwfifo "$@" --duration $((3 * win + 10)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
+        cap=$!
+        iio_readdev -T 0 -b "$b" $refdev >/dev/null 2>&1 &
+        ref=$!
+        sleep 3
+        # Three windows sampled at the same instants for both readers (the guest has one vCPU, so
+        # both always share it); the checker reports each window's ratio and judges the median.
+        pair_windows "$cap" "$ref" 3 "$win" "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
+        # Both stopped by SIGINT once the windows are over (a clean stop: exit 0, statistics written).
+        kill -INT "$ref" "$cap"; wait "$ref"
+        wait "$cap"; rc=$?
+        [ $rc -ne 0 ] && worst=$rc
+        cat "$TEST_TMP/cap.json" "$TEST_TMP/ref.json"
+        rounds+="${rounds:+, }{\"capture_device\": \"$capdev\", \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"windows\": $(file_or_null "$TEST_TMP/win.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
+    done
     stop_emulator TERM
-    cat "$TEST_TMP/cap.json" "$TEST_TMP/ref.json"
     case "$MB_BIN" in */release/*) build=release ;; */debug/*) build=debug ;; *) build=unknown ;; esac
-    write_result "{\"build\": \"$build\", \"batch\": $b, \"capture_args\": \"$*\", \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"windows\": $(file_or_null "$TEST_TMP/win.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
+    write_result "{\"build\": \"$build\", \"batch\": $b, \"capture_args\": \"$*\", \"exit\": $worst, \"rounds\": [$rounds]}"
 }

@@ -32,17 +32,20 @@ public struct ActivityClassifier: Sendable {
 
     // Validation.
     private var lastTimestamp = Int64.min
-    // Binning (sums of the open bin: ax, ay, az, gx, gy, gz).
+    // Binning (sums of the open bin: ax, ay, az, gx, gy, gz in lanes 0-5). The six channels are
+    // held in SIMD values, not arrays: updated for every sample, they then need no uniqueness
+    // check or reference counting (the per-sample cost of delivering one sample at a time).
+    private var bin = SIMD8<Double>()
     private var binIndex = Int64.min
-    private var bin = [Double](repeating: 0, count: 6)
     private var binCount = 0
-    // Grid: the last emitted point and the ring of the last `width` points (one array per channel).
+    // Grid: the last emitted point and the ring of the last `width` points (channel c's point
+    // j at `c * width + j`, one array for all six channels).
     private var gridIndex = Int64.min
-    private var last = [Double](repeating: 0, count: 6)
+    private var last = SIMD8<Double>()
     /// The point being emitted (a closed bin, or one interpolated before it).
-    private var point = [Double](repeating: 0, count: 6)
-    private var closing = [Double](repeating: 0, count: 6)
-    private var ring: [[Double]] = Array(repeating: [Double](repeating: 0, count: width), count: 6)
+    private var point = SIMD8<Double>()
+    private var closing = SIMD8<Double>()
+    private var ring = [Double](repeating: 0, count: 6 * width)
     private var filled = 0
     // Window scratch: the ring unrolled, vertical component, |a|.
     private var unrolled: [[Double]] = Array(repeating: [Double](repeating: 0, count: width), count: 6)
@@ -59,6 +62,8 @@ public struct ActivityClassifier: Sendable {
     private var changes: [Int64] = []
     /// The stream was interrupted after the last sample (``interrupt()``).
     private var interrupted = false
+    /// The last update's vehicle spans, reused by the next (see ``update(decidingBefore:)``).
+    private var spanBuffer: [ActivityUpdate.VehicleSpan] = []
     /// Windows analysed so far.
     public private(set) var windows = 0
     /// Samples consumed so far.
@@ -146,25 +151,43 @@ public struct ActivityClassifier: Sendable {
         return update(decidingBefore: lastTimestamp + 1)
     }
 
-    /// The update for this delivery: announced changes, and vehicle spans up to `t`.
+    /// The update for this delivery: announced changes, and vehicle spans up to `t`. In the
+    /// steady state it allocates nothing: the changes are handed over only when there are some,
+    /// and the spans are written into the previous update's array, unique again once the
+    /// pipeline let go of that update.
     private mutating func update(decidingBefore t: Int64) -> ActivityUpdate {
-        var out = ActivityUpdate(changes: changes)
-        changes.removeAll(keepingCapacity: true)
+        var out = ActivityUpdate()
+        if !changes.isEmpty {
+            out.changes = changes
+            changes = []
+        }
         guard let from = decidedBefore else { return out }
         let to = Swift.max(from, Swift.min(t, lastTimestamp + 1))
-        if to > from { out.vehicleSpans = vehicleSpans(from: from, to: to) }
+        if to > from {
+            var spans = spanBuffer
+            spanBuffer = []
+            spans.removeAll(keepingCapacity: true)
+            vehicleSpans(from: from, to: to, into: &spans)
+            spanBuffer = spans
+            out.vehicleSpans = spans
+        }
         decidedBefore = to
         out.decidedBefore = to
         return out
     }
 
-    /// Vehicle status over `[from, to)` from the segments, merged by status.
-    private func vehicleSpans(from: Int64, to: Int64) -> [ActivityUpdate.VehicleSpan] {
-        var pieces: [ActivityUpdate.VehicleSpan] = []
+    /// Vehicle status over `[from, to)` from the segments, merged by status, appended to `merged`
+    /// (empty on entry).
+    private func vehicleSpans(from: Int64, to: Int64, into merged: inout [ActivityUpdate.VehicleSpan]) {
         func add(_ s: ActivitySegment, end: Int64) {
             let a = Swift.max(from, s.start), b = Swift.min(to, end)
             guard b > a else { return }
-            pieces.append(.init(start: a, end: b, inVehicle: s.label == .vehicle))
+            let inVehicle = s.label == .vehicle
+            if let l = merged.last, l.inVehicle == inVehicle, l.end >= a {
+                merged[merged.count - 1].end = Swift.max(l.end, b)
+            } else {
+                merged.append(.init(start: a, end: b, inVehicle: inVehicle))
+            }
         }
         let closed = hysteresis.closed
         var i = closed.count
@@ -175,20 +198,10 @@ public struct ActivityClassifier: Sendable {
             add(closed[j].segment, end: end)
         }
         if let o = hysteresis.open { add(o.segment, end: to) }
-        var merged: [ActivityUpdate.VehicleSpan] = []
-        for p in pieces {
-            if var l = merged.last, l.inVehicle == p.inVehicle, l.end >= p.start {
-                l.end = Swift.max(l.end, p.end)
-                merged[merged.count - 1] = l
-            } else {
-                merged.append(p)
-            }
-        }
         if merged.isEmpty { merged.append(.init(start: from, end: to, inVehicle: false)) }
         // Contiguous cover of [from, to): stretch the first and last pieces to the bounds.
         merged[0].start = from
         merged[merged.count - 1].end = to
-        return merged
     }
 
     /// A gap longer than the bridge: the open segment ends at the last sample before it, the gap
@@ -234,7 +247,8 @@ public struct ActivityClassifier: Sendable {
     /// One grid point (``point``); analyses a window when it ends a whole hop and the ring is full.
     private mutating func push(_ j: Int64) {
         let slot = Int(((j % Int64(Self.width)) + Int64(Self.width)) % Int64(Self.width))
-        for c in 0..<6 { ring[c][slot] = point[c] }
+        let p = point
+        ring.withUnsafeMutableBufferPointer { r in for c in 0..<6 { r[c * Self.width + slot] = p[c] } }
         filled += 1
         let end = (j + 1) * Self.grid
         guard filled >= Self.width, floorMod(j + 1, Self.hop) == 0 else { return }
@@ -247,7 +261,7 @@ public struct ActivityClassifier: Sendable {
         for c in 0..<6 {
             for i in 0..<w {
                 let slot = Int((((first + Int64(i)) % Int64(w)) + Int64(w)) % Int64(w))
-                unrolled[c][i] = ring[c][slot]
+                unrolled[c][i] = ring[c * w + slot]
             }
         }
         let gyro = usesGyroscope

@@ -24,13 +24,19 @@ public struct ActivityUpdate: AnalysisOutput, Equatable {
     /// Newly final vehicle decisions, in time order, contiguous with the previous delivery's.
     public var vehicleSpans: [VehicleSpan]
     /// Every time before this (ns) has a final vehicle decision; nil before the first sample.
-    public var decidedBefore: Int64?
+    public var decidedBefore: Int64? {
+        get { decidedBeforeStorage == .min ? nil : decidedBeforeStorage }
+        set { decidedBeforeStorage = newValue ?? .min }
+    }
+    /// ``decidedBefore``, `Int64.min` for nil (never a decision time): the update then fits in an
+    /// existential's inline buffer (three words), so the pipeline boxes nothing per delivery.
+    private var decidedBeforeStorage: Int64
 
     /// Creates an update.
     public init(changes: [Int64] = [], vehicleSpans: [VehicleSpan] = [], decidedBefore: Int64? = nil) {
         self.changes = changes
         self.vehicleSpans = vehicleSpans
-        self.decidedBefore = decidedBefore
+        decidedBeforeStorage = decidedBefore ?? .min
     }
 
     /// The announced changes are the events (their visibility delay includes the evidence hold).

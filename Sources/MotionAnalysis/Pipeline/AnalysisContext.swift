@@ -25,7 +25,7 @@ public struct AnalysisContext {
     /// - Precondition: that analyzer was added to the pipeline before the one asking.
     public func output<A: BatchAnalyzer>(of handle: AnalyzerHandle<A>) -> A.Output {
         precondition(handle.index < available, "an analyzer can only read the outputs of analyzers added before it")
-        guard let output = outputs[handle.index] as? A.Output else {
+        guard let output = outputs[handle.index].unwrapped(as: A.Output.self) else {
             preconditionFailure("analyzer handle \(handle.index) does not belong to this pipeline (it holds \(type(of: outputs[handle.index])))")
         }
         return output

@@ -64,6 +64,9 @@ public struct AnalysisPipeline {
         if let failure { throw failure }
         let first = samplesConsumed
         for i in analyzers.indices {
+            // The previous delivery's output is let go of first, so that an analyzer can reuse
+            // the arrays it handed over then (their buffers are unique again).
+            outputs[i] = NoOutput()
             let output: any AnalysisOutput
             do {
                 // The context is built in the call so that it is released before `outputs` changes.

@@ -21,7 +21,7 @@ public struct RecordingReplay {
     public var path: String
     /// The recording's dialect, columns and metadata.
     public var header: RecordingHeader
-    /// Tolerated defects (a torn final line).
+    /// Tolerated defects, one per kind and file (a torn final line; the timing defects of other dialects).
     public var warnings: [RecordingWarning]
     /// The sessions, finished, in the order they were made.
     public var sessions: [ReplaySession]
@@ -44,7 +44,14 @@ public struct RecordingReplay {
     /// - Complexity: O(file size) time; memory of one chunk plus what the sessions hold.
     public static func run(path: String, transform: ((inout [Sample]) -> Void)? = nil, progress: (Int) -> Void = { _ in },
                            sessions makeSessions: (RecordingHeader) throws -> [ReplaySession]) throws -> RecordingReplay {
-        let reader = try RecordingReader(path: path)
+        try run(reader: try RecordingReader(path: path), transform: transform, progress: progress, sessions: makeSessions)
+    }
+
+    /// Replays what `reader` reads (any dialect and input: a file, standard input, an archive),
+    /// as ``run(path:transform:progress:sessions:)``; `progress` gets ``MotionCore/RecordingReader/inputBytesRead``.
+    public static func run(reader: RecordingReader, transform: ((inout [Sample]) -> Void)? = nil, progress: (Int) -> Void = { _ in },
+                           sessions makeSessions: (RecordingHeader) throws -> [ReplaySession]) throws -> RecordingReplay {
+        let path = reader.path
         let headerLines = reader.lineNumber
         var events: [RecordingEvent] = []
         var sessions = try makeSessions(reader.header)
@@ -61,7 +68,7 @@ public struct RecordingReplay {
                 for i in sessions.indices {
                     try sessions[i].push(chunk.samples, labels: sessions[i].isLabelled ? chunk.labels : nil, events: chunk.events)
                 }
-                progress(reader.bytesRead)
+                progress(reader.inputBytesRead)
             }
             for i in sessions.indices { try sessions[i].finish() }
         } catch let f as AnalysisFailure {

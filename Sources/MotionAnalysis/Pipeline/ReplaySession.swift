@@ -24,6 +24,10 @@ public struct ReplaySession {
     private var pendingLabels = SampleLabels()
     /// With thinning: the push index of each sample inside the batcher (to name a failing sample).
     private var pendingSources: [Int] = []
+    /// With thinning: the label and push index of the open slot's first sample (the slot's mean
+    /// carries them).
+    private var slotLabel: String?
+    private var slotSource = 0
     /// The refusal of an out-of-range timestamp, once made (the pipeline keeps its own failures).
     private var failure: AnalysisFailure?
 
@@ -73,12 +77,19 @@ public struct ReplaySession {
             }
             let source = samplesPushed
             samplesPushed += 1
-            if decimator != nil {
-                guard decimator!.keeps(s) else { continue }
-                pendingSources.append(source)
+            let label = isLabelled ? labels![i] : nil
+            guard decimator != nil else {
+                try emit(s, label: label)
+                continue
             }
-            if isLabelled { pendingLabels.append(labels![i]) }
-            if let b = delivery.push(s) { try deliver(b) }
+            let opened = !decimator!.hasPending
+            if let mean = decimator!.push(s) {
+                try emit(mean, label: slotLabel, source: slotSource)
+            } else if !opened {
+                continue
+            }
+            slotLabel = label
+            slotSource = source
         }
         for e in events[nextEvent...] { try apply(e) }
     }
@@ -98,8 +109,23 @@ public struct ReplaySession {
     /// - Throws: ``AnalysisFailure`` as ``push(_:labels:)``.
     public mutating func finish() throws(AnalysisFailure) {
         if let failure { throw failure }
+        try flushDecimator()
         if let b = delivery.finish() { try deliver(b) }
         try pipeline.finish()
+    }
+
+    /// Hands one sample (as recorded, or a thinned slot's mean) to the batcher, delivering the
+    /// batch it completes.
+    private mutating func emit(_ sample: Sample, label: String?, source: Int? = nil) throws(AnalysisFailure) {
+        if let source { pendingSources.append(source) }
+        if isLabelled { pendingLabels.append(label) }
+        if let b = delivery.push(sample) { try deliver(b) }
+    }
+
+    /// Closes the thinning's open slot (end of stream, interruption): its mean is emitted.
+    private mutating func flushDecimator() throws(AnalysisFailure) {
+        guard decimator != nil, let mean = decimator!.flush() else { return }
+        try emit(mean, label: slotLabel, source: slotSource)
     }
 
     private mutating func deliver(_ batch: SampleBatch) throws(AnalysisFailure) {

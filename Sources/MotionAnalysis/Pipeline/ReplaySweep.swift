@@ -27,7 +27,14 @@ public enum ReplaySweep {
     /// - Precondition: rates are finite and positive, latencies finite and not negative.
     public static func run(path: String, rates: [Double], latencies: [Double],
                            makePipeline: (RecordingHeader) throws -> AnalysisPipeline) throws -> [Run] {
-        let native = try ownRate(path)
+        try run(open: { try RecordingReader(path: path) }, rates: rates, latencies: latencies, makePipeline: makePipeline)
+    }
+
+    /// ``run(path:rates:latencies:makePipeline:)`` of the recording `open` reads (called twice:
+    /// each call must read the recording from its start).
+    public static func run(open: () throws -> RecordingReader, rates: [Double], latencies: [Double],
+                           makePipeline: (RecordingHeader) throws -> AnalysisPipeline) throws -> [Run] {
+        let native = try ownRate(try open())
         var plan: [(rate: Double, decimate: Bool)] = []
         for r in rates {
             if r >= native * ownRateTolerance {
@@ -37,7 +44,7 @@ public enum ReplaySweep {
             }
         }
         let configurations = plan.flatMap { p in latencies.map { (p.rate, p.decimate, $0) } }
-        let replay = try RecordingReplay.run(path: path) { header in
+        let replay = try RecordingReplay.run(reader: try open()) { header in
             try configurations.map { rate, decimate, latency in
                 ReplaySession(policy: .latency(seconds: latency), pipeline: try makePipeline(decimate ? decimated(header, to: rate) : header),
                               decimatingTo: decimate ? rate : nil, labelled: header.hasLabels)
@@ -55,10 +62,11 @@ public enum ReplaySweep {
     }
 
     /// The recording's mean rate (Hz), (samples − 1) / duration, from a first streaming pass.
-    static func ownRate(_ path: String) throws -> Double {
+    static func ownRate(_ reader: RecordingReader) throws -> Double {
+        let path = reader.path
         var pipeline = AnalysisPipeline()
         let stream = pipeline.add(StreamStatisticsAnalyzer())
-        let scan = try RecordingReplay.run(path: path) { header in
+        let scan = try RecordingReplay.run(reader: reader) { header in
             [ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline, labelled: header.hasLabels)]
         }
         guard let rate = scan.sessions[0].pipeline.result(of: stream).effectiveRateHz else {

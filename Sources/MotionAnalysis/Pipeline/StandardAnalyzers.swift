@@ -47,8 +47,17 @@ extension StandardAnalyzers {
                               activity: ActivityClassifierConfiguration = ActivityClassifierConfiguration(),
                               transform: ((inout [Sample]) -> Void)? = nil,
                               progress: (Int) -> Void = { _ in }) throws -> (RecordingReplay, StandardAnalyzers) {
+        try replay(reader: try RecordingReader(path: path), policy: policy, steps: steps, activity: activity, transform: transform, progress: progress)
+    }
+
+    /// ``replay(path:policy:steps:activity:transform:progress:)`` of what `reader` reads (any
+    /// dialect and input).
+    public static func replay(reader: RecordingReader, policy: DeliveryPolicy, steps: StepCounterConfiguration = StepCounterConfiguration(),
+                              activity: ActivityClassifierConfiguration = ActivityClassifierConfiguration(),
+                              transform: ((inout [Sample]) -> Void)? = nil,
+                              progress: (Int) -> Void = { _ in }) throws -> (RecordingReplay, StandardAnalyzers) {
         var handles: StandardAnalyzers?
-        let replay = try RecordingReplay.run(path: path, transform: transform, progress: progress) { header in
+        let replay = try RecordingReplay.run(reader: reader, transform: transform, progress: progress) { header in
             let (pipeline, h) = try StandardAnalyzers.pipeline(for: header, steps: steps, activity: activity)
             handles = h
             return [ReplaySession(policy: policy, pipeline: pipeline, labelled: header.hasLabels)]

@@ -8,7 +8,9 @@ enum ActivityCommand {
             name: "activity",
             abstract: "Classify the activity in recordings (segments and time per class, one block per file).",
             discussion: """
-            Streams each recording (either format) through the analysis pipeline. Classes: still, \
+            Streams each recording (any dialect, see docs/dialects.md; '-' is standard input) through the \
+            analysis pipeline; a file that fails is reported and the others still run (exit status 1 if \
+            any failed). Classes: still, \
             walking, running, cycling, vehicle, unknown (docs/activity-classifier.md). Each segment \
             is back-dated to when the activity began; announced_s is the sample time at which the \
             evidence for the change was complete. With --json, one JSON object per file and line: \
@@ -17,17 +19,19 @@ enum ActivityCommand {
             "activity_time_s" ({class: seconds} for all six classes), "changes"}. Times are seconds \
             on the recording's own clock (timestamp_ns / 1e9, or the plain CSV's time_s).
             """,
-            arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse.", repeated: true)],
+            arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse ('-' for standard input).", repeated: true)],
             options: [
                 .flag("json", help: "Print one JSON object per file."),
                 .option("activity-param", value: "NAME=VALUE", help: "Override a classifier parameter for experiments (repeatable; see docs/activity-classifier.md).", repeated: true),
-            ],
+            ] + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
                 let config = try ActivityParameters.configuration(args.strings("activity-param"))
-                for file in files {
-                    let (timeline, duration) = try classify(file, configuration: config)
+                let input = try InputOptions.parse(args)
+                try EachFile.run(files, io: io) { file in
+                    let (timeline, duration, warnings) = try classify(file, input: input, configuration: config)
+                    WarningReport.print(warnings, to: io)
                     if args.flag("json") {
                         io.out(json(file: file, timeline: timeline, duration: duration).serialized())
                     } else {
@@ -52,13 +56,14 @@ enum ActivityCommand {
     }
 
     /// Streams one recording through the standard pipeline (results do not depend on the batching).
-    /// - Returns: the timeline and the recording's duration in seconds.
+    /// - Returns: the timeline, the recording's duration in seconds, and the reader's warnings.
     /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file and line of bad input.
-    static func classify(_ file: String, configuration: ActivityClassifierConfiguration) throws(CLIError) -> (ActivityTimeline, Double) {
+    static func classify(_ file: String, input: InputOptions = .none,
+                         configuration: ActivityClassifierConfiguration) throws(CLIError) -> (ActivityTimeline, Double, [RecordingWarning]) {
         do {
-            let (replay, analyzers) = try StandardAnalyzers.replay(path: file, policy: .samples(RecordingReplay.chunkSamples), activity: configuration)
+            let (replay, analyzers) = try StandardAnalyzers.replay(reader: try input.open(file), policy: .samples(RecordingReplay.chunkSamples), activity: configuration)
             let pipeline = replay.sessions[0].pipeline
-            return (pipeline.result(of: analyzers.activity), pipeline.result(of: analyzers.stream).durationSeconds)
+            return (pipeline.result(of: analyzers.activity), pipeline.result(of: analyzers.stream).durationSeconds, replay.warnings)
         } catch {
             throw .failure("\(error)")
         }

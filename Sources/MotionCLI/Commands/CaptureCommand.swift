@@ -77,7 +77,14 @@ enum CaptureCommand {
         CommandSpec(
             name: "benchmark",
             abstract: "Measure CPU time per sample of the capture path (the capture machine, demux + SI conversion, timestamp repair, gaps), without hardware.",
+            discussion: """
+            Synthetic 100 Hz accelerometer scans (hid-sensor layout, 24 bytes) are decoded and
+            driven through the capture machine in batches, one wake-up per batch; with --analysis
+            every batch is also fed to the capture's live analysis (stream statistics, activity
+            classifier, step counter), as `capture` does. System calls are not included.
+            """,
             options: [
+                .flag("analysis", help: "Feed every batch to the live analysis, as capture does."),
                 .option("samples", value: "N", help: "Scans per measurement (default 1000000)."),
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
                 .flag("json", help: "Print JSON: {\"results\": [{\"batch\", \"samples\", \"cpu_s\", \"ns_per_sample\"}]}."),
@@ -85,8 +92,14 @@ enum CaptureCommand {
             run: { args, io in
                 let n = try args.int("samples", rule: InputLimits.positiveCount.narrowed(to: 1...100_000_000)) ?? 1_000_000
                 let batches = try (args.doubleList("batch", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000)) ?? [1, 100]).map { Int($0) }
-                _ = DecodeBenchmark.run(samples: min(n, 10_000), batch: 100) // warm-up
-                let results = batches.map { DecodeBenchmark.run(samples: n, batch: $0) }
+                let analysis = args.flag("analysis")
+                func measure(_ samples: Int, _ batch: Int) -> DecodeBenchmark.Result {
+                    guard analysis else { return DecodeBenchmark.run(samples: samples, batch: batch) }
+                    var sink = AnalysisSink()
+                    return DecodeBenchmark.run(samples: samples, batch: batch, into: &sink)
+                }
+                _ = measure(min(n, 10_000), 100) // warm-up
+                let results = batches.map { measure(n, $0) }
                 if args.flag("json") {
                     io.out(JSONValue.object([("results", .array(results.map { r in .object([
                         ("batch", .number(r.batch)), ("samples", .number(r.samples)),
@@ -99,6 +112,29 @@ enum CaptureCommand {
                 }
             }
         )
+    }
+
+    /// `capture benchmark --analysis`'s sink: the standard analysis pipeline fed every batch,
+    /// per-sample deliveries joined by a ``DeliveryCoalescer`` first (main's capture sink before the
+    /// session; the session's own live analysis, ``MotionSession/SessionMachine``, is fed per batch).
+    struct AnalysisSink: CaptureSink {
+        var analysis: (pipeline: AnalysisPipeline, analyzers: StandardAnalyzers)? = try? StandardAnalyzers.pipeline(declaredRateHz: nil, sensors: .accel)
+        var coalescer = DeliveryCoalescer()
+
+        mutating func begin(_ devices: [CaptureStatistics.Device]) {}
+
+        mutating func write(_ batch: SampleBatch, progress: CaptureMachine.Progress) {
+            guard analysis != nil, let joined = coalescer.add(batch) else { return }
+            do throws(AnalysisFailure) { try analysis!.pipeline.consume(joined) } catch { analysis = nil }
+        }
+
+        mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) {
+            guard analysis != nil else { return }
+            do throws(AnalysisFailure) {
+                if let rest = coalescer.flush() { try analysis!.pipeline.consume(rest) }
+                try analysis!.pipeline.finish()
+            } catch { analysis = nil }
+        }
     }
 
     static func batching(_ args: ParsedArguments) throws(CLIError) -> CapturePlan.Batching {

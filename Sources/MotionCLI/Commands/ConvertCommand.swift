@@ -4,15 +4,18 @@ import Glibc
 import MotionCore
 import MotionSystem
 
-/// `motionbatch convert IN OUT [--format motionbatch|plain]`: rewrites a recording in either dialect,
-/// optionally cutting an excerpt and setting header entries. Streams: memory does not grow with the file.
+/// `motionbatch convert IN OUT [--format motionbatch|plain]`: rewrites a recording of any input
+/// dialect in MotionBatch's format (or plain CSV), optionally cutting an excerpt and setting header
+/// entries. Streams: memory does not grow with the file.
 enum ConvertCommand {
     static var spec: CommandSpec {
         CommandSpec(
             name: "convert",
-            abstract: "Convert a recording between MotionBatch's format and plain CSV.",
+            abstract: "Convert a recording of any input format to MotionBatch's format (or plain CSV).",
             discussion: """
-            Reads IN (MotionBatch format or the datasets' plain CSV, detected from the header) and writes OUT.
+            Reads IN (any dialect, recognised from the content or named by --input-format, see
+            docs/dialects.md; '-' is standard input) and writes OUT; from an imported format the header
+            names it (source: file:NAME (FORMAT)) and its clock.
             --from/--to cut an excerpt, in seconds from IN's first sample; timestamps are kept as they are.
             Header entries of IN are kept (MotionBatch output) and --set adds or replaces entries.
             OUT is written atomically: to a temporary file in its directory, fsynced and renamed over
@@ -24,7 +27,7 @@ enum ConvertCommand {
             fsynced. The summary line goes to stderr.
             """,
             arguments: [
-                ArgumentSpec("IN", help: "The recording to read."),
+                ArgumentSpec("IN", help: "The recording to read ('-' for standard input)."),
                 ArgumentSpec("OUT", help: "The file to write ('-' for standard output)."),
             ],
             options: [
@@ -34,7 +37,7 @@ enum ConvertCommand {
                 .option("set", value: "KEY=VALUE", help: "Set a header entry (repeatable), e.g. --set device=lsm6dsl.", repeated: true),
                 .flag("no-labels", help: "Drop the label column."),
                 .flag("force", help: "Replace OUT if it exists."),
-            ],
+            ] + InputOptions.options,
             run: { args, io in try run(args, &io) }
         )
     }
@@ -60,12 +63,15 @@ enum ConvertCommand {
             }
             settings.append((String(item[..<eq]), String(item[item.index(after: eq)...])))
         }
+        let inputOptions = try InputOptions.parse(args)
         do {
-            let reader = try RecordingReader(path: input)
+            let reader = try inputOptions.open(input)
             let source = reader.header
             var metadata = source.metadata
             if source.format == .plain {
-                metadata[RecordingKey.source] = metadata[RecordingKey.source] ?? "file:\(baseName(input)) (plain CSV)"
+                let format = reader.dialect.name == "plain" || reader.dialect.name == "csv" ? "plain CSV" : reader.dialect.name
+                let packed = reader.container.map { ", \($0.rawValue)" } ?? ""
+                metadata[RecordingKey.source] = metadata[RecordingKey.source] ?? "file:\(input == "-" ? "standard input" : baseName(input)) (\(format)\(packed))"
                 metadata[RecordingKey.clock] = metadata[RecordingKey.clock] ?? "relative (time_s of the source file)"
             }
             for (k, v) in settings { metadata[k] = v }

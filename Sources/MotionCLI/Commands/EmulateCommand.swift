@@ -21,7 +21,7 @@ enum EmulateCommand {
             pauses while it is off. Stop with Ctrl-C (SIGINT) or SIGTERM: the device is removed and a
             summary is printed. See docs/emulator.md.
             """,
-            arguments: [ArgumentSpec("RECORDING", help: "A MotionBatch recording or a dataset CSV (time_s,accel_x,...).")],
+            arguments: [ArgumentSpec("RECORDING", help: "A recording in any dialect (docs/dialects.md), '-' for standard input.")],
             options: [
                 .flag("loop", help: "Restart the recording when it ends (otherwise the device is removed after it ends)."),
                 .option("timestamps", value: "MODE", help: "hub: samples carry a hub timestamp (IIO timestamps follow the\nsample schedule); arrival: the kernel stamps arrival time. Default hub."),
@@ -33,7 +33,7 @@ enum EmulateCommand {
                 .option("linger", value: "SECONDS", help: "Keep the device this long after the recording ended (default 1)."),
                 .option("uhid", value: "PATH", help: "The uhid device node (default /dev/uhid)."),
                 .flag("print-descriptor", help: "Print the HID report descriptor (hex) and exit without creating a device."),
-            ],
+            ] + InputOptions.options,
             run: { args, io in try run(args, io: &io) }
         )
     }
@@ -59,7 +59,8 @@ enum EmulateCommand {
         let uhidPath = args.string("uhid") ?? "/dev/uhid"
 
         let recording: Recording
-        do { recording = try Recording.read(path: path) } catch { throw CLIError.failure("\(error)") }
+        let input = try InputOptions.parse(args)
+        do { recording = try Recording.read(try input.open(path)) } catch { throw CLIError.failure("\(error)") }
         WarningReport.print(recording.warnings, to: io)
         let source: SampleSource
         do {

@@ -14,22 +14,26 @@ enum ReplayCommand {
             name: "replay",
             abstract: "Replay a recording through the analysis in batches, as a live device would deliver it.",
             discussion: """
-            The recording (MotionBatch format or the plain time_s,accel_x,... CSV) is delivered in
-            batches of N samples (--batch) or of the samples that accumulate in SECONDS (--latency),
-            one wake-up per batch. Results do not depend on the batch size. Default: --latency 1.
+            The recording (any dialect: MotionBatch format, plain CSV, phyphox, Sensor Logger, Bangle.js,
+            a CSV through --columns, a raw IIO buffer through --layout; gzip-compressed, a zip or a folder;
+            recognised from the content, see docs/dialects.md) is delivered in batches of N samples
+            (--batch) or of the samples that accumulate in SECONDS (--latency), one wake-up per batch.
+            Results do not depend on the batch size. Default: --latency 1. FILE '-' is standard input.
+            Several files are replayed one after the other (with --json, one object each); a file that
+            fails is reported and the others still run; the exit status is 1 if any failed.
             With --publish URL the recording is a simulated board: it goes through capture's
             session (the same analysis, per-batch reports, events and summary) and every message
             is published through the outbox as `capture --publish` does (docs/fleet.md);
             --pace realtime delivers each batch when its last sample is due.
             """,
-            arguments: [ArgumentSpec("FILE", help: "The recording to replay.")],
+            arguments: [ArgumentSpec("FILE", help: "The recording(s) to replay ('-' for standard input).", repeated: true)],
             options: [
                 .option("batch", value: "N", help: "Deliver every N samples (watermark); 1 is per-sample."),
                 .option("latency", value: "SECONDS", help: "Deliver when the oldest pending sample has waited SECONDS (0 is per-sample)."),
-                .flag("json", help: "Print one JSON object (keys documented in README.md)."),
+                .flag("json", help: "Print one JSON object per file (keys documented in README.md)."),
                 .option("pace", value: "MODE", help: "With --publish: realtime (each batch when its samples are due) or fast (default)."),
                 .flag("ndjson", help: "With --publish: print one JSON object per batch, event and the summary on stdout, as capture --ndjson."),
-            ] + PublishOptions.options,
+            ] + InputOptions.options + PublishOptions.options,
             run: run
         )
     }
@@ -50,6 +54,10 @@ enum ReplayCommand {
     struct Outcome {
         var replay: RecordingReplay
         var analyzers: StandardAnalyzers
+        /// The dialect that read the file (``MotionCore/RecordingDialect/name``).
+        var dialect: String
+        /// How the file was packed (gzip, zip, folder), or nil.
+        var container: RecordingReader.Container?
         var session: ReplaySession { replay.sessions[0] }
         var statistics: StreamStatistics { session.pipeline.result(of: analyzers.stream) }
         var steps: StepSummary { session.pipeline.result(of: analyzers.steps) }
@@ -62,28 +70,36 @@ enum ReplayCommand {
     }
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let path = args.argument("FILE")!
+        let files = args.arguments("FILE")
+        guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
         let policy = try policy(args)
-        if args.string("publish") != nil { return try runPublishing(args, &io, path: path, policy: policy) }
+        if args.string("publish") != nil {
+            guard files.count == 1, files[0] != "-" else { throw CLIError.usage("'--publish' simulates one board: give one FILE (not '-').") }
+            return try runPublishing(args, &io, path: files[0], policy: policy)
+        }
         for o in ["pace"] where args.string(o) != nil { throw CLIError.usage("'--\(o)' needs '--publish URL'.") }
         if args.flag("ndjson") { throw CLIError.usage("'--ndjson' needs '--publish URL' (a simulated board); use --json.") }
         _ = try PublishOptions.configuration(args, session: "", latencySeconds: 0, defaultOutbox: { _ in nil })
-        var bar = ProgressBar(label: "replay", total: CLIFiles.size(path), io: io)
+        let input = try InputOptions.parse(args)
         let localIO = io
-        let outcome: Outcome
-        do {
-            let (replay, analyzers) = try StandardAnalyzers.replay(path: path, policy: policy, progress: { bar.update($0, io: localIO) })
-            outcome = Outcome(replay: replay, analyzers: analyzers)
-        } catch {
+        try EachFile.run(files, io: io) { path in
+            var bar = ProgressBar(label: "replay", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
+            let outcome: Outcome
+            do {
+                let reader = try input.open(path)
+                let (replay, analyzers) = try StandardAnalyzers.replay(reader: reader, policy: policy, progress: { bar.update($0, io: localIO) })
+                outcome = Outcome(replay: replay, analyzers: analyzers, dialect: reader.dialect.name, container: reader.container)
+            } catch {
+                bar.finish(io: localIO)
+                throw CLIError.failure("\(error)")
+            }
             bar.finish(io: localIO)
-            throw CLIError.failure("\(error)")
-        }
-        bar.finish(io: io)
-        WarningReport.print(outcome.replay.warnings, to: io)
-        if args.flag("json") {
-            io.out(json(outcome).serialized(pretty: true))
-        } else {
-            io.writeOut(text(outcome))
+            WarningReport.print(outcome.replay.warnings, to: localIO)
+            if args.flag("json") {
+                localIO.out(json(outcome).serialized(pretty: true))
+            } else {
+                localIO.writeOut(text(outcome))
+            }
         }
     }
 
@@ -145,7 +161,8 @@ enum ReplayCommand {
         }
         return .object([
             ("file", .string(r.replay.path)),
-            ("format", .string(formatName(header.format))),
+            ("format", .string(formatName(header.format, dialect: r.dialect))),
+            ("container", r.container.map { .string($0.rawValue) } ?? .null),
             ("sensors", .array((header.sensors.contains(.accel) ? [JSONValue.string("accel")] : []) + (header.sensors.contains(.gyro) ? [.string("gyro")] : []))),
             ("samples", .number(st.sampleCount)),
             ("duration_s", .number(st.durationSeconds)),
@@ -183,7 +200,7 @@ enum ReplayCommand {
         func f(_ v: Double?, _ digits: Int = 3) -> String { v.map { formatFixed($0, digits) } ?? "-" }
         var lines: [(String, String)] = [
             ("file", r.replay.path),
-            ("format", formatName(r.replay.header.format)),
+            ("format", formatName(r.replay.header.format, dialect: r.dialect) + (r.container.map { " (\($0.rawValue))" } ?? "")),
             ("samples", "\(st.sampleCount)"),
             ("duration", "\(f(st.durationSeconds)) s"),
             ("effective rate", "\(f(st.effectiveRateHz)) Hz"),
@@ -223,10 +240,11 @@ func formatFixed(_ v: Double, _ digits: Int) -> String {
     return digits == 0 ? "\(sign)\(ip)" : "\(sign)\(ip).\(frac)"
 }
 
-/// `motionbatch-v1` or `plain-csv`: the dialect's name in output.
-func formatName(_ f: RecordingFormat) -> String {
+/// `motionbatch-v1` or `plain-csv` for MotionBatch's two CSV dialects, else the dialect's name
+/// (`phyphox`, `sensor-logger`, `bangle`, `columns`, `iio`): the input format in output.
+func formatName(_ f: RecordingFormat, dialect: String) -> String {
     switch f {
     case .motionbatch(let v): return "motionbatch-v\(v)"
-    case .plain: return "plain-csv"
+    case .plain: return dialect == "plain" || dialect == "csv" ? "plain-csv" : dialect
     }
 }

@@ -8,24 +8,27 @@ enum StepsCommand {
             name: "steps",
             abstract: "Count steps in recordings (one line per file: count, duration, cadence).",
             discussion: """
-            Streams each recording (either format) through the analysis pipeline. With --json each line is \
+            Streams each recording (any dialect, see docs/dialects.md; '-' is standard input) through the \
+            analysis pipeline. A file that fails is reported and the others still run; the exit status is \
+            1 if any failed. With --json each line is \
             one JSON object: {"file", "steps", "duration_s", "cadence_spm" (median walking cadence, \
             steps/min, null if under two steps), "step_times_s" (each step's time in seconds on the \
             recording's own clock: timestamp_ns / 1e9, or the plain CSV's time_s), "cadence_series" \
             ([{"start_s", "spm"}]: steps per minute in 10 s windows aligned to multiples of 10 s on the \
             recording's clock, start_s on that clock, from the first to the last step's window)}.
             """,
-            arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse.", repeated: true)],
+            arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse ('-' for standard input).", repeated: true)],
             options: [
                 .flag("json", help: "Print one JSON object per file."),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
-            ],
+            ] + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
                 let config = try StepParameters.configuration(args.strings("param"))
-                for file in files {
-                    let (summary, duration, warnings) = try count(file, configuration: config)
+                let input = try InputOptions.parse(args)
+                try EachFile.run(files, io: io) { file in
+                    let (summary, duration, warnings) = try count(file, input: input, configuration: config)
                     WarningReport.print(warnings, to: io)
                     if args.flag("json") {
                         io.out(json(file: file, summary: summary, duration: duration).serialized())
@@ -56,9 +59,10 @@ enum StepsCommand {
     /// - Returns: the steps, the recording's duration in seconds, and the reader's warnings
     /// (tolerated defects, printed like `replay`'s and `convert`'s).
     /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file and line of bad input.
-    static func count(_ file: String, configuration: StepCounterConfiguration) throws(CLIError) -> (StepSummary, Double, [RecordingWarning]) {
+    static func count(_ file: String, input: InputOptions = .none,
+                      configuration: StepCounterConfiguration) throws(CLIError) -> (StepSummary, Double, [RecordingWarning]) {
         do {
-            let (replay, analyzers) = try StandardAnalyzers.replay(path: file, policy: .samples(RecordingReplay.chunkSamples), steps: configuration)
+            let (replay, analyzers) = try StandardAnalyzers.replay(reader: try input.open(file), policy: .samples(RecordingReplay.chunkSamples), steps: configuration)
             let pipeline = replay.sessions[0].pipeline
             return (pipeline.result(of: analyzers.steps), pipeline.result(of: analyzers.stream).durationSeconds, replay.warnings)
         } catch {

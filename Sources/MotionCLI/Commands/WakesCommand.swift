@@ -24,7 +24,7 @@ enum WakesCommand {
             latency through the batcher and the step counter; sensors default to what it holds.
             Every parameter and its source: docs/wake-cost.md; --json keys: its section 6.
             """,
-            arguments: [ArgumentSpec("RECORDING", help: "Recording to replay at each configuration (optional).", optional: true)],
+            arguments: [ArgumentSpec("RECORDING", help: "Recording to replay at each configuration (optional; any dialect, '-' for standard input).", optional: true)],
             options: [
                 .option("rates", value: "HZ,...", help: "Sampling rates (default 12.5,25,50,100,200)."),
                 .option("latencies", value: "S,...", help: "Batch latencies in seconds (default 0,0.1,0.2,0.5,1,2,5,10)."),
@@ -43,7 +43,7 @@ enum WakesCommand {
                 .flag("json", help: "Print JSON (schema 2, documented in docs/wake-cost.md)."),
                 .flag("csv", help: "Print CSV."),
                 .option("html", value: "FILE", help: "Also write a self-contained HTML page with the charts."),
-            ],
+            ] + InputOptions.options,
             run: { args, io in try run(args, &io) })
     }
 
@@ -63,7 +63,10 @@ enum WakesCommand {
             throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware', 'software' or 'timed'.")
         }
         let recording = args.argument("RECORDING")
-        let sensors = try sensorSet(args, recording: recording)
+        let input = try InputOptions.parse(args)
+        let open: (() throws -> RecordingReader)?
+        do { open = try recording.map { try input.reopenable($0) } } catch { throw CLIError.failure("\(error)") }
+        let sensors = try sensorSet(args, open: open)
         let chips = try chipSelection(args)
         let margin = try args.double("fifo-margin", rule: ValueRule("FIFO margin", unit: "", 0...0.9)) ?? RecommendationConstraints.defaultFIFOMargin
         let constraints = RecommendationConstraints(maxDelayS: try args.double("max-delay", rule: InputLimits.duration), fifoMargin: margin,
@@ -80,7 +83,7 @@ enum WakesCommand {
 
         let predictions = WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board, chips: chips)
         var outcome: WakesReplay.Outcome?
-        if let recording { outcome = try WakesReplay.run(recording: recording, rates: rates, latencies: latencies) }
+        if let open { outcome = try WakesReplay.run(open: open, rates: rates, latencies: latencies) }
         let report = WakeReport(board: board, predictions: predictions, chips: chips,
                                 replays: configurationReplays(outcome?.rows ?? [], rates: rates), constraints: constraints)
 
@@ -104,7 +107,7 @@ enum WakesCommand {
     }
 
     /// `--sensors` / `--gyro`, else the recording's sensors, else the accelerometer alone.
-    static func sensorSet(_ args: ParsedArguments, recording: String?) throws -> SensorSet {
+    static func sensorSet(_ args: ParsedArguments, open: (() throws -> RecordingReader)?) throws -> SensorSet {
         var chosen: SensorSet?
         if let text = args.string("sensors") {
             switch text.replacingOccurrences(of: " ", with: "").lowercased() {
@@ -118,9 +121,9 @@ enum WakesCommand {
             chosen = [.accel, .gyro]
         }
         if let chosen { return chosen }
-        guard let recording else { return .accel }
+        guard let open else { return .accel }
         do {
-            return try RecordingReader(path: recording).header.sensors
+            return try open().header.sensors
         } catch {
             throw CLIError.failure("\(error)")
         }

@@ -58,12 +58,12 @@ enum WakesReplay {
         }
     }
 
-    /// Replays `recording` at every rate × latency.
+    /// Replays the recording `open` reads (from its start, at every call) at every rate × latency.
     /// - Throws: ``CLIError/failure(_:exitCode:)`` with the reader's or the analysis's file/line message.
-    static func run(recording: String, rates: [Double], latencies: [Double]) throws(CLIError) -> Outcome {
+    static func run(open: () throws -> RecordingReader, rates: [Double], latencies: [Double]) throws(CLIError) -> Outcome {
         var analyzers: StandardAnalyzers?
         do {
-            let runs = try ReplaySweep.run(path: recording, rates: rates, latencies: latencies) { header in
+            let runs = try ReplaySweep.run(open: open, rates: rates, latencies: latencies) { header in
                 let (pipeline, handles) = try StandardAnalyzers.pipeline(for: header)
                 analyzers = handles
                 return pipeline

@@ -277,6 +277,18 @@ public enum DecimalScanner {
     /// - Complexity: O(length of the number).
     @inline(__always)
     static func scanSecondsAsNanoseconds(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
+        scanScaledDecimal(&cursor, end, fractionDigits: 9)
+    }
+
+    /// Scans a decimal number into an integer count of 10^-`fractionDigits` units, exactly from
+    /// the digits (the integer part times 10^k plus the first k fractional digits, rounded half
+    /// away from zero on the next one; an exponent goes through `Double`): seconds into
+    /// nanoseconds with k = 9, milliseconds with k = 6, microseconds with 3, nanoseconds with 0.
+    /// Reads nothing at or past `end`.
+    /// - Precondition: `0 <= fractionDigits <= 9`.
+    /// - Returns: `nil` when there is no number, or the result does not fit in `Int64`.
+    @inline(__always)
+    static func scanScaledDecimal(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, fractionDigits k: Int) -> Int64? {
         let start = cursor
         var c = cursor
         var negative = false
@@ -300,9 +312,9 @@ public enum DecimalScanner {
             while c < end {
                 let d = c.pointee &- 48
                 if d > 9 { break }
-                if fractionDigits < 9 {
+                if fractionDigits < k {
                     fraction = fraction &* 10 &+ Int64(d)
-                } else if fractionDigits == 9 {
+                } else if fractionDigits == k {
                     roundUp = d >= 5
                 }
                 fractionDigits += 1
@@ -310,22 +322,32 @@ public enum DecimalScanner {
             }
         }
         guard integerDigits + fractionDigits > 0 else { return nil }
+        let unit = integerPowerOfTen(k)
         if c < end && (c.pointee | 0x20) == UInt8(ascii: "e") {
             var d = start
-            guard let seconds = scanDouble(&d, end) else { return nil }
-            let ns = (seconds * 1e9).rounded()
-            guard ns.isFinite, abs(ns) < 9.2e18 else { return nil }
+            guard let value = scanDouble(&d, end) else { return nil }
+            let scaled = (value * Double(unit)).rounded()
+            guard scaled.isFinite, abs(scaled) < 9.2e18 else { return nil }
             cursor = d
-            return Int64(ns)
+            return Int64(scaled)
         }
-        guard integerDigits <= 10, whole <= UInt64(Int64.max / 1_000_000_000) else { return nil }
+        guard integerDigits <= 19 - k, whole <= UInt64(Int64.max / unit) else { return nil }
         var scale = fractionDigits
-        while scale < 9 { fraction &*= 10; scale += 1 }
+        while scale < k { fraction &*= 10; scale += 1 }
         if roundUp { fraction += 1 }
-        let (total, overflow) = (Int64(whole) * 1_000_000_000).addingReportingOverflow(fraction)
+        let (total, overflow) = (Int64(whole) * unit).addingReportingOverflow(fraction)
         guard !overflow else { return nil }
         cursor = c
         return negative ? -total : total
+    }
+
+    /// 10^k for 0 <= k <= 9 (the units of ``scanScaledDecimal(_:_:fractionDigits:)``); computed, so
+    /// that a constant `k` folds (a stored table read in the row loop costs a `swift_once` per access).
+    @inline(__always)
+    static func integerPowerOfTen(_ k: Int) -> Int64 {
+        var p: Int64 = 1
+        for _ in 0..<k { p &*= 10 }
+        return p
     }
 
     // MARK: Whole-field forms
@@ -348,6 +370,14 @@ public enum DecimalScanner {
     static func parseSecondsAsNanoseconds(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
         var c = p
         guard let v = scanSecondsAsNanoseconds(&c, p + count), c == p + count else { return nil }
+        return v
+    }
+
+    /// Parses `count` bytes at `p` that must form exactly one number, as a count of
+    /// 10^-`fractionDigits` units (see ``scanScaledDecimal(_:_:fractionDigits:)``).
+    static func parseScaledDecimal(_ p: UnsafePointer<UInt8>, _ count: Int, fractionDigits: Int) -> Int64? {
+        var c = p
+        guard let v = scanScaledDecimal(&c, p + count, fractionDigits: fractionDigits), c == p + count else { return nil }
         return v
     }
 }

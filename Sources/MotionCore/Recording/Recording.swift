@@ -9,7 +9,7 @@ public struct Recording: Sendable, Equatable {
     public var samples: [Sample]
     /// One label per sample (`nil` where empty), or `nil` when the file has no `label` column.
     public var labels: [String?]?
-    /// Tolerated defects (a dropped torn final line).
+    /// Tolerated defects, one per kind and file (a dropped torn final line, the timing defects of imported dialects).
     public var warnings: [RecordingWarning]
     /// The event lines (format version 2: pauses, a lost device, ...), in file order, each placed
     /// by its ``RecordingEvent/sampleIndex`` (the index of the sample after it).
@@ -25,11 +25,16 @@ public struct Recording: Sendable, Equatable {
         self.events = events
     }
 
-    /// Reads a whole recording file (either dialect) into memory.
+    /// Reads a whole recording file (any dialect) into memory.
     /// - Throws: ``RecordingError`` (with file, line, column, problem) or ``SystemError``.
     /// - Complexity: O(file size) time and memory.
     public static func read(path: String) throws -> Recording {
-        let reader = try RecordingReader(path: path)
+        try read(try RecordingReader(path: path))
+    }
+
+    /// Reads everything `reader` has left into memory (any dialect and input).
+    /// - Throws: ``RecordingError`` (with file, line, column, problem) or ``SystemError``.
+    public static func read(_ reader: RecordingReader) throws -> Recording {
         var samples: [Sample] = []
         var labels: [String?] = []
         var events: [RecordingEvent] = []

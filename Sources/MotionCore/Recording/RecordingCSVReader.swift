@@ -3,8 +3,10 @@
 /// (``RecordingBlockSplitter``), parsed in place (``RecordingRowParser``), on worker threads for
 /// files longer than one block (``RecordingBlockPipeline``). Memory does not grow with the file.
 ///
-/// Order of timestamps is checked within a block by the parser and across blocks here, where the
-/// blocks arrive in file order; line numbers are counted here (a block only knows row indexes).
+/// Order of timestamps (MotionBatch's own format) is checked within a block by the parser and
+/// across blocks here, where the blocks arrive in file order; plain CSV rows go through
+/// ``TimestampDefectFilter`` instead (``OrderedRows``). Line numbers are counted here (a block only
+/// knows row indexes).
 /// The one tolerated defect is a torn final line (no trailing newline, as after a power cut):
 /// it is dropped and reported in ``warnings``. Used through ``RecordingReader``.
 final class RecordingCSVReader: RecordingRowReader {
@@ -136,7 +138,7 @@ final class RecordingCSVReader: RecordingRowReader {
     private func enterNextBlock() throws -> Bool {
         switch pipeline.next() {
         case .rows(let block):
-            if let t = block.firstTimestamp, previousTimestampLine > 0, t <= previousTimestamp {
+            if header.format != .plain, let t = block.firstTimestamp, previousTimestampLine > 0, t <= previousTimestamp {
                 lineNumber += block.events.lazy.filter { $0.sampleIndex == 0 }.count + 1
                 throw error(.order(timestamp: t, previous: previousTimestamp), previousRowLine: previousTimestampLine)
             }
@@ -147,7 +149,7 @@ final class RecordingCSVReader: RecordingRowReader {
         case .torn(let count):
             lineNumber += 1
             bytesBefore += count
-            warnings.append(RecordingWarning(file: path, line: lineNumber, message: "last line has no newline (torn write, e.g. power loss); dropped its \(count) bytes"))
+            warnings.append(RecordingWarning(kind: .tornFinalLine, file: path, line: lineNumber, message: "last line has no newline (torn write, e.g. power loss); dropped its \(count) bytes"))
         case .tooLong:
             lineNumber += 1
             throw RecordingError(file: path, line: lineNumber, column: bufferSize + 1, problem: "line is longer than \(bufferSize) bytes")

@@ -31,26 +31,9 @@ struct RecordingHeaderParser {
     func parse(_ lines: RecordingLineBuffer) throws -> Result {
         var lineNumber = 0
         func nextLine(_ what: String) throws -> [UInt8]? {
-            guard let l = try lines.next() else { return nil }
+            guard let line = try lines.nextHeaderLine(name: path, number: lineNumber + 1, what: what, allowingTabs: false) else { return nil }
             lineNumber += 1
-            switch l {
-            case .line(let p, let n):
-                var bytes = UnsafeBufferPointer(start: p, count: n)
-                if lineNumber == 1, n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF {
-                    bytes = UnsafeBufferPointer(rebasing: bytes[3...])  // UTF-8 byte-order mark from spreadsheets
-                }
-                let line = Array(bytes)
-                if let bad = DiagnosticText.firstUnprintableOffset(line) {
-                    let shown = DiagnosticText.quoted(line, limit: 60)
-                    throw RecordingError(file: path, line: lineNumber, column: bad + 1,
-                                         problem: "\(what) \(shown) is not printable UTF-8 text (control characters and invalid bytes are not allowed)")
-                }
-                return line
-            case .torn(let count):
-                throw RecordingError(file: path, line: lineNumber, column: count + 1, problem: "the file ends inside the header (\(what) has no newline)")
-            case .tooLong:
-                throw RecordingError(file: path, line: lineNumber, column: lines.capacity + 1, problem: "line is longer than \(lines.capacity) bytes")
-            }
+            return line
         }
         guard let firstBytes = try nextLine("header") else {
             throw RecordingError(file: path, line: 1, column: 1, problem: "missing header: the file is empty (expected '\(Self.ownHint)' or '\(Self.plainHint)')")

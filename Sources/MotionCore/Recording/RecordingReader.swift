@@ -29,13 +29,17 @@ public struct RecordingChunk: Sendable, Equatable {
 /// recording, strictly.
 ///
 /// The first bytes of the input choose the dialect (``RecordingDialect``, registered in
-/// ``RecordingDialects/all``; or the one named), whose ``RecordingRowReader`` parses it. MotionBatch's
+/// ``RecordingDialects/all``; or the one named), whose ``RecordingRowReader`` parses it. A gzip
+/// input (`1f 8b`) is decompressed as it is read and its content recognised the same way; a zip
+/// archive or a folder (a phone app's export: one CSV per sensor) goes to the dialect that
+/// recognises the archive (``RecordingDialect/recognizes(archive:)``). MotionBatch's
 /// own CSV format and the plain CSV are read in fixed-size blocks (1 MiB by default), so memory does
-/// not grow with the file's length. Every malformed line is a ``RecordingError`` naming the file,
+/// not grow with the file's length; every dialect streams. Every malformed line is a ``RecordingError`` naming the file,
 /// line, column and problem: bad number, wrong column count, NaN, infinity or a value beyond
 /// ``InputLimits``, a timestamp out of range or that goes backwards or repeats, an unknown format
 /// version, a missing header, an unknown column. Tolerated defects (a torn final line: no trailing
-/// newline, as after a power cut) are dropped and reported in ``warnings``. After an error the
+/// newline, as after a power cut; in every dialect but MotionBatch's own, the timing defects of
+/// ``TimestampDefectFilter``) are dropped or repaired and counted in ``warnings``. After an error the
 /// reader stays failed: every later call throws the same error.
 ///
 /// ```swift
@@ -43,13 +47,25 @@ public struct RecordingChunk: Sendable, Equatable {
 /// while let chunk = try reader.next(maxSamples: 4096) { ... }
 /// ```
 public final class RecordingReader {
+    /// How the input was packed, when it was.
+    public enum Container: String, Sendable {
+        /// gzip-compressed (decompressed as it is read).
+        case gzip
+        /// A zip archive of several files.
+        case zip
+        /// A folder of several files.
+        case folder
+    }
+
     /// The name of the input (the path given; used in messages).
     public let path: String
     /// The dialect that reads the input.
     public let dialect: any RecordingDialect
+    /// How the input was packed (gzip, zip, folder), or nil for a plain file or stream.
+    public let container: Container?
     /// Dialect, columns and metadata, parsed at creation.
     public var header: RecordingHeader { rows.header }
-    /// Tolerated defects met so far (a torn final line).
+    /// Tolerated defects met so far, one per kind and file (with their count and first lines).
     public var warnings: [RecordingWarning] { rows.warnings }
     /// The number of the last line read (1-based; header lines count).
     public var lineNumber: Int { rows.lineNumber }
@@ -59,6 +75,7 @@ public final class RecordingReader {
     public private(set) var samplesDelivered = 0
 
     private let rows: any RecordingRowReader
+    private let gzip: GzipSource?
     /// The first error met; the reader stays failed (every later call throws it again).
     private var failure: (any Error)?
 
@@ -80,29 +97,77 @@ public final class RecordingReader {
         try self.init(input: .path(path), options: RecordingReadOptions(bufferSize: bufferSize, threads: threads))
     }
 
-    /// Opens `input`, recognises its dialect (or uses `dialect`) and parses its header.
+    /// Opens `input`, recognises its container and dialect (or uses `dialect`) and parses its header.
     /// - Parameter dialect: the dialect to read with, instead of recognising it from the content.
     /// - Throws: ``SystemError`` if the input cannot be opened or read; ``RecordingError`` if the
-    ///   header is missing or malformed.
+    ///   header is missing or malformed, or no dialect reads an archive.
     public init(input: RecordingInput, dialect: (any RecordingDialect)? = nil, options: RecordingReadOptions = RecordingReadOptions()) throws {
-        let source = try input.open()
+        if case .path(let p) = input, Directory.isDirectory(p) {
+            let archive = try DirectoryArchive(path: p)
+            path = p
+            identity = archive.identity
+            container = .folder
+            gzip = nil
+            (self.dialect, rows) = try Self.open(archive: archive, dialect: dialect, options: options)
+            return
+        }
+        var source = try input.open()
         path = source.name
         identity = source.identity
         // Never more than a block: the dialect reader's buffers must hold the prefix.
-        let prefix = try Self.readPrefix(source, limit: min(RecordingDialects.sniffLength, options.bufferSize))
+        let sniff = min(RecordingDialects.sniffLength, options.bufferSize)
+        var prefix = try Self.readPrefix(source, limit: sniff)
+        var gzip: GzipSource?
+        if GzipSource.isGzip(prefix) {
+            let decompressed = try GzipSource(inner: source, prefix: prefix)
+            gzip = decompressed
+            source = decompressed
+            prefix = try Self.readPrefix(source, limit: sniff)
+        }
+        self.gzip = gzip
+        if ZipArchive.isZip(prefix) {
+            guard gzip == nil else {
+                throw RecordingError(file: path, byteOffset: 0, problem: "is a zip archive inside gzip: decompress it first")
+            }
+            let bytes = try source.randomAccess ?? SpooledFile.copy(source, prefix: prefix)
+            let archive = try ZipArchive(bytes: bytes, name: path, identity: identity)
+            container = .zip
+            (self.dialect, rows) = try Self.open(archive: archive, dialect: dialect, options: options)
+            return
+        }
+        container = gzip == nil ? nil : .gzip
         let chosen = dialect ?? RecordingDialects.all.first { $0.recognizes(prefix) } ?? RecordingDialects.fallback
         self.dialect = chosen
         rows = try chosen.makeReader(source: source, prefix: prefix, options: options)
     }
 
+    /// The dialect (given, or the first that recognises `archive`) and its reader.
+    private static func open(archive: any RecordingArchive, dialect: (any RecordingDialect)?, options: RecordingReadOptions) throws -> (any RecordingDialect, any RecordingRowReader) {
+        let readers = RecordingDialects.all.filter { $0.recognizes(archive: archive) }
+        guard let chosen = dialect ?? readers.first else {
+            let shown = archive.members.prefix(12).map { DiagnosticText.quoted($0) }.joined(separator: ", ")
+            throw RecordingError(file: archive.name, line: nil,
+                                 problem: "holds no recording MotionBatch knows (a Sensor Logger or phyphox export; found \(archive.members.isEmpty ? "no files" : shown + (archive.members.count > 12 ? ", ..." : "")))")
+        }
+        return (chosen, try chosen.makeReader(archive: archive, options: options))
+    }
+
     deinit { rows.stop() }
 
-    /// Up to `limit` bytes from the start of `source`.
+    /// Up to `limit` bytes from the start of `source`. A read that fails after some bytes came
+    /// ends the prefix there: the error is the source's to report again at the next read, after
+    /// the dialect has read those bytes (a decompressor reports a corrupt stream after the data
+    /// before it), so that which error comes first never depends on how much was sniffed.
     private static func readPrefix(_ source: any RecordingByteSource, limit: Int) throws -> [UInt8] {
         var prefix = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < prefix.count {
-            let n = try prefix.withUnsafeMutableBytes { b in try source.read(into: b.baseAddress! + count, count: b.count - count) }
+            let n: Int
+            do {
+                n = try prefix.withUnsafeMutableBytes { b in try source.read(into: b.baseAddress! + count, count: b.count - count) }
+            } catch where count > 0 {
+                break
+            }
             if n == 0 { break }
             count += n
         }
@@ -170,6 +235,11 @@ public final class RecordingReader {
     }
 
     /// Bytes of the file consumed so far: the header and the rows delivered, including newlines
-    /// (and a dropped torn final line); after an error, up to the row before the bad line.
+    /// (and a dropped torn final line); after an error, up to the row before the bad line. For a
+    /// gzip input, decompressed bytes (``inputBytesRead`` counts the file's).
     public var bytesRead: Int { rows.bytesRead }
+
+    /// Bytes of the input file consumed so far, for progress against its size: ``bytesRead``, or
+    /// for a gzip input the compressed bytes read.
+    public var inputBytesRead: Int { gzip?.compressedBytesRead ?? rows.bytesRead }
 }

@@ -17,6 +17,9 @@ struct RecordingRowParser: Sendable {
     let seconds: Bool
     /// Event lines (``RecordingEvent``) may appear among the rows (format version 2).
     let eventLines: Bool
+    /// Whether rows must have strictly increasing timestamps (MotionBatch's own format, whose
+    /// writer guarantees it); plain CSV leaves their order to ``TimestampDefectFilter``.
+    let checksOrder: Bool
 
     /// Creates a parser for the rows described by `header`.
     init(path: String, header: RecordingHeader) {
@@ -26,6 +29,7 @@ struct RecordingRowParser: Sendable {
         hasLabels = header.hasLabels
         seconds = header.format == .plain
         eventLines = header.format.hasEventLines
+        checksOrder = !seconds
     }
 
     /// Parses the `count` bytes at the start of `block` (whole lines: the last byte is `\n`).
@@ -88,7 +92,7 @@ struct RecordingRowParser: Sendable {
             }
             if row == 0 {
                 out.firstTimestamp = t
-            } else if t <= previous {
+            } else if checksOrder && t <= previous {
                 out.failureRow = row
                 out.failure = .order(timestamp: t, previous: previous)
                 break

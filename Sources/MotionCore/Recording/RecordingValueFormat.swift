@@ -34,6 +34,25 @@ struct RecordingValueFormat: Sendable, Equatable {
         self.decimals = decimals
     }
 
+    /// The double nearest to the exact decimal `raw × scale` when `value` is a device value (within
+    /// two ulps of `raw × scale` for an integer `raw`): what reading back the decimal
+    /// ``appendDeviceValue(_:to:)`` prints gives, so that a value decoded from raw units (a raw IIO
+    /// buffer) survives a round trip through the file exactly. Other values are returned as they are.
+    /// - Complexity: O(1).
+    func nearestDeviceValue(_ value: Double) -> Double {
+        let r = (value / scale).rounded()
+        guard r.isFinite, r.magnitude <= 2_147_483_648, decimals <= 22 else { return value }
+        let raw = Int64(r)
+        guard (Double(raw) * scale - value).magnitude <= 2 * value.ulp else { return value }
+        let product = raw * units  // |raw| <= 2^31, units < 10^9: fits in Int64
+        // Both operands exact (|product| < 2^53, 10^decimals <= 10^22): the division is correctly
+        // rounded, i.e. the double nearest to the exact decimal.
+        guard product.magnitude < (1 << 53) else { return value }
+        var power = 1.0
+        for _ in 0..<decimals { power *= 10 }
+        return Double(product) / power
+    }
+
     /// Appends `value` as the exact decimal `raw × scale` when it is a device value (see the type),
     /// and returns true; returns false (appending nothing) otherwise.
     /// - Complexity: O(1).

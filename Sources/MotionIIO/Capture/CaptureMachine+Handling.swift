@@ -43,13 +43,13 @@ extension CaptureMachine {
             absorb(d, at: now)
             return next(now)
         case (.active, .yielded):
-            if let i = yieldFor { drains.insert(i, at: 0); yieldFor = nil }
+            if let i = yieldFor { drains.insert(.stream(i)); yieldFor = nil }
             return next(now)
         case (.active, .probed(let s)):
             absorbProbe(s, at: now)
             return state == .lost ? continueLost(now) : next(now)
         case (.active, .delivered), (.lost, .delivered):
-            if limitReached, reason == nil { return requestStop(.sampleCount, at: now) }
+            if limitReached, !hasReason { return requestStop(.sampleCount, at: now) }
             return state == .lost ? continueLost(now) : next(now)
         case (.active, .deliveryFailed(let f)), (.lost, .deliveryFailed(let f)):
             return requestStop(.failed(f), at: now)
@@ -165,18 +165,17 @@ extension CaptureMachine {
             streams[i].lastDrain = 0
         }
         merger = streams.count == 2 ? SampleMerger() : nil
-        if mode == .blocking { drains = Array(streams.indices) }
+        if mode == .blocking { drains = .first(streams.count) }
     }
 
     // MARK: streaming
 
     /// The next action while active: probes first, then drains, then deliveries, then a wait.
     mutating func next(_ now: Int64) -> Action {
-        if let r = reason { return requestStop(r, at: now) }
+        if hasReason, let r = reason { return requestStop(r, at: now) }
         if let (i, _) = probes.first { return .probe(stream: i) }
         if yieldFor != nil { return .yield }
-        if let i = drains.first {
-            drains.removeFirst()
+        if let i = drains.popFirst() {
             lastDrained = i
             return .drain(stream: i, recheckScale: scaleCheckDue(i, at: now))
         }
@@ -231,18 +230,18 @@ extension CaptureMachine {
         for i in streams.indices where w.errored.has(i) { probes.append((i, .pollError)) }
         switch mode {
         case .buffers:
-            for i in streams.indices where w.readable.has(i) { streams[i].rounds = 0; streams[i].wakeTotal = 0; drains.append(i) }
+            for i in streams.indices where w.readable.has(i) { streams[i].rounds = 0; streams[i].wakeTotal = 0; drains.insert(.stream(i)) }
             if w.readable.isEmpty, w.errored.isEmpty, !w.deviceRemoved, !settings.removalEvents {
                 // A quiet wait without removal events: quiet device or lost device? Ask fresh.
                 for i in streams.indices { probes.append((i, .quiet)) }
             }
         case .timed:
-            for i in streams.indices where (streams[i].due?.due ?? .max) <= now { drains.append(i) }
+            for i in streams.indices where (streams[i].due?.due ?? .max) <= now { drains.insert(.stream(i)) }
         case .blocking:
-            drains = Array(streams.indices)
+            drains = .first(streams.count)
         }
         // Before the buffers go, what the kernel holds is read (a timed batch not yet due).
-        if pausing, mode != .blocking { drains = Array(streams.indices) }
+        if pausing, mode != .blocking { drains = .first(streams.count) }
     }
 
     func controlStop(_ w: Wake) -> CaptureStopReason? {
@@ -258,52 +257,29 @@ extension CaptureMachine {
     /// Applies a drain's result to stream `i` (the one last asked for).
     mutating func absorb(_ d: Drain, at now: Int64) {
         guard let i = lastDrained else { return }
-        var samples = d.samples
-        noteDrain(i, d, &samples, at: now)
-        if let e = d.failure {
+        stats.refills += d.refills
+        let got = streams[i].take(d, at: now)
+        if d.failed, let e = d.failure {
             probes.append((i, .drainError(e)))
-            if mode == .timed { streams[i].pending += collect(i, samples) } else if !samples.isEmpty { ready.append((i, collect(i, samples))) }
+            if mode == .timed { streams[i].pending += got } else if !got.isEmpty { ready.append(Ready(stream: i, samples: got)) }
             return
         }
         switch mode {
         case .timed:
-            streams[i].pending += collect(i, samples)
-            if var due = streams[i].due {
-                // Count the scans read (the timestamp repair may hold some back for a while).
-                if due.drained(samples.count, at: now) {
-                    ready.append((i, streams[i].pending))
-                    streams[i].pending = []
-                }
-                streams[i].due = due
-            }
+            if let batch = streams[i].hold(got, scans: d.samples.count, at: now) { ready.append(Ready(stream: i, samples: batch)) }
         case .blocking:
             stats.userspaceReturns += 1
-            ready.append((i, collect(i, samples)))
+            ready.append(Ready(stream: i, samples: got))
         case .buffers:
-            let got = collect(i, samples)
-            if !got.isEmpty { ready.append((i, got)) }
+            if !got.isEmpty { ready.append(Ready(stream: i, samples: got)) }
             // A hardware-FIFO burst is pushed sample by sample; woken by its first sample the
             // reader can run mid-burst. While the burst is incomplete and each yield brings
             // more, yield so the producer finishes it, then drain again.
-            streams[i].lastDrain = samples.count
-            streams[i].wakeTotal += samples.count
-            if streams[i].plan.waitStrategy == .pollDrain, let n = streams[i].plan.expectedBurst,
-               samples.count > 0, streams[i].wakeTotal < n, streams[i].rounds < 16, reason == nil {
-                streams[i].rounds += 1
+            if streams[i].burstContinues(afterDrainOf: d.samples.count, stopping: hasReason) {
                 stats.yields += 1
                 yieldFor = i
             }
         }
-    }
-
-    /// Counts and timestamps a drain of stream `i`.
-    mutating func noteDrain(_ i: Int, _ d: Drain, _ samples: inout [Sample], at now: Int64) {
-        stats.refills += d.refills
-        streams[i].setup.report.drainsWithData += d.readsWithData
-        streams[i].setup.report.samples += samples.count
-        if d.clippedSamples > 0 { streams[i].setup.report.clippedSamples += d.clippedSamples }
-        if d.scaleChanged { streams[i].setup.report.scaleChanges += 1 }
-        if !streams[i].hasTimestamp { for k in samples.indices { samples[k].timestamp = now } }
     }
 
     /// Timestamp repair and gap detection of a stream's samples.
@@ -312,11 +288,11 @@ extension CaptureMachine {
     }
 
     /// The samples of several streams as one stream (merged by time for accel + gyro devices).
-    mutating func merged(_ perStream: [(Int, [Sample])]) -> [Sample] {
-        guard merger != nil else { return perStream.count == 1 ? perStream[0].1 : perStream.flatMap(\.1) }
+    mutating func merged(_ perStream: [Ready]) -> [Sample] {
+        guard merger != nil else { return perStream.count == 1 ? perStream[0].samples : perStream.flatMap(\.samples) }
         var out: [Sample] = []
-        for (i, samples) in perStream {
-            out += streams[i].setup.hasAccel ? merger!.pushAccel(samples) : merger!.pushGyro(samples)
+        for r in perStream {
+            out += streams[r.stream].setup.hasAccel ? merger!.pushAccel(r.samples) : merger!.pushGyro(r.samples)
         }
         return out
     }
@@ -423,11 +399,11 @@ extension CaptureMachine {
     }
 
     /// Samples read but not yet delivered (timed waiting's pending, ready ones).
-    mutating func heldForStop() -> [(Int, [Sample])] {
+    mutating func heldForStop() -> [Ready] {
         var out = ready
         ready = []
         for i in streams.indices where !streams[i].pending.isEmpty {
-            out.append((i, streams[i].pending))
+            out.append(Ready(stream: i, samples: streams[i].pending))
             streams[i].pending = []
         }
         return out
@@ -464,10 +440,10 @@ extension CaptureMachine {
     mutating func continueStop(_ event: Event, at now: Int64) -> Action {
         switch event {
         case .drained(let d):
-            if let i = lastDrained, d.failure == nil {
-                var samples = d.samples
-                noteDrain(i, d, &samples, at: now)
-                if mode == .timed { streams[i].pending += collect(i, samples) } else if !samples.isEmpty { ready.append((i, collect(i, samples))) }
+            if let i = lastDrained, !d.failed {
+                stats.refills += d.refills
+                let got = streams[i].take(d, at: now)
+                if mode == .timed { streams[i].pending += got } else if !got.isEmpty { ready.append(Ready(stream: i, samples: got)) }
             }
         case .deliveryFailed(let f):
             if reason?.isClean ?? true { reason = .failed(f) }

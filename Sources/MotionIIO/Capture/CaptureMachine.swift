@@ -113,6 +113,13 @@ public struct CaptureMachine: Sendable {
         public static func first(_ count: Int) -> Streams { Streams(rawValue: count >= 32 ? ~0 : (1 << UInt32(count)) - 1) }
         /// Whether stream `i` is in the set.
         public func has(_ i: Int) -> Bool { rawValue & (1 << UInt32(i)) != 0 }
+        /// Removes and returns the lowest stream index, nil when the set is empty.
+        mutating func popFirst() -> Int? {
+            guard rawValue != 0 else { return nil }
+            let i = rawValue.trailingZeroBitCount
+            rawValue &= rawValue - 1
+            return i
+        }
     }
 
     /// What the user asked through a signal (the driver maps signal numbers to these).
@@ -171,7 +178,19 @@ public struct CaptureMachine: Sendable {
         /// Whether the scale was re-read and found changed.
         public var scaleChanged: Bool
         /// The refill error that ended the drain (not `EAGAIN`), if any.
-        public var failure: SystemError?
+        public var failure: SystemError? {
+            get { failureBox?.error }
+            set { failureBox = newValue.map(FailureBox.init) }
+        }
+        /// ``failure`` behind one reference: a drain is copied a few times per sample on its way
+        /// through the machine, and a reference is cheaper to copy than an error's strings.
+        private var failureBox: FailureBox?
+        private final class FailureBox: Sendable {
+            let error: SystemError
+            init(_ error: SystemError) { self.error = error }
+        }
+        /// Whether the drain ended with a refill error (no copy of the error is made).
+        var failed: Bool { failureBox != nil }
 
         /// Creates a drain result.
         public init(samples: [Sample], refills: Int = 1, readsWithData: Int? = nil, clippedSamples: Int = 0,
@@ -181,7 +200,7 @@ public struct CaptureMachine: Sendable {
             self.readsWithData = readsWithData ?? (samples.isEmpty ? 0 : 1)
             self.clippedSamples = clippedSamples
             self.scaleChanged = scaleChanged
-            self.failure = failure
+            failureBox = failure.map(FailureBox.init)
         }
     }
 
@@ -329,8 +348,22 @@ public struct CaptureMachine: Sendable {
             plan = setup.report.plan
             hasTimestamp = setup.report.hasTimestamp
         }
-        var repair: TimestampRepair?
-        var gaps: GapDetector?
+        /// Timestamp repair, when the stream's timestamps are repaired.
+        var repair: TimestampRepair? {
+            get { repairOn ? repairState : nil }
+            set { if let r = newValue { repairState = r; repairOn = true } else { repairOn = false } }
+        }
+        /// Gap detection, when the stream's period is known.
+        var gaps: GapDetector? {
+            get { gapsOn ? gapsState : nil }
+            set { if let g = newValue { gapsState = g; gapsOn = true } else { gapsOn = false } }
+        }
+        // ``repair`` and ``gaps`` stored unwrapped with a flag: they are updated in place on
+        // every drain, and an optional of them is tested and copied through value witnesses.
+        private var repairState = TimestampRepair(period: 1)
+        private var repairOn = false
+        private var gapsState = GapDetector(period: 1)
+        private var gapsOn = false
         var due: BatchDueClock?
         /// Timed waiting: collected samples not yet delivered.
         var pending: [Sample] = []
@@ -343,28 +376,60 @@ public struct CaptureMachine: Sendable {
         var lostBefore = 0
         var gapsBefore = 0
 
+        /// Counts a drain's samples (timestamping them with `now` when the device has no
+        /// timestamp channel) and collects them: one mutating call on the array element per drain.
+        mutating func take(_ d: Drain, at now: Int64) -> [Sample] {
+            setup.report.drainsWithData += d.readsWithData
+            setup.report.samples += d.samples.count
+            if d.clippedSamples > 0 { setup.report.clippedSamples += d.clippedSamples }
+            if d.scaleChanged { setup.report.scaleChanges += 1 }
+            guard !hasTimestamp else { return collect(d.samples, final: false) }
+            var samples = d.samples
+            for k in samples.indices { samples[k].timestamp = now }
+            return collect(samples, final: false)
+        }
+
+        /// Timed waiting: holds `got` for the batch being filled; `scans` were read at `now`.
+        /// - Returns: the batch, when the held samples complete it.
+        mutating func hold(_ got: [Sample], scans: Int, at now: Int64) -> [Sample]? {
+            if pending.isEmpty { pending = got } else { pending += got }
+            guard var clock = due else { return nil }
+            defer { due = clock }
+            // Count the scans read (the timestamp repair may hold some back for a while).
+            guard clock.drained(scans, at: now) else { return nil }
+            let batch = pending
+            pending = []
+            return batch
+        }
+
+        /// Buffer waiting: notes that a drain read `scans`; whether a hardware-FIFO burst is
+        /// still incomplete and worth a yield (counted as a round; never while `stopping`).
+        mutating func burstContinues(afterDrainOf scans: Int, stopping: Bool) -> Bool {
+            lastDrain = scans
+            wakeTotal += scans
+            guard !stopping, plan.waitStrategy == .pollDrain, let n = plan.expectedBurst, scans > 0, wakeTotal < n, rounds < 16 else { return false }
+            rounds += 1
+            return true
+        }
+
         /// Timestamp repair and gap detection of this stream's samples (in place: a mutating
         /// method on the array element, so the state is not copied per drain).
         mutating func collect(_ raw: [Sample], final: Bool) -> [Sample] {
             var out = raw
-            if var r = repair {
-                repair = nil // keep `r` uniquely referenced while it is mutated
-                out = r.push(raw)
-                if final { out += r.finish() }
-                if r.repairedSamples != setup.report.repairedSamples { setup.report.repairedSamples = r.repairedSamples }
-                if r.repairedRuns > 0, var g = gaps, g.factor < GapDetector.burstJoinFactor {
-                    g.factor = GapDetector.burstJoinFactor
-                    gaps = g
+            if repairOn {
+                out = repairState.push(raw)
+                if final { out += repairState.finish() }
+                if repairState.repairedSamples != setup.report.repairedSamples { setup.report.repairedSamples = repairState.repairedSamples }
+                if repairState.repairedRuns > 0, gapsOn, gapsState.factor < GapDetector.burstJoinFactor {
+                    gapsState.factor = GapDetector.burstJoinFactor
                 }
-                repair = r
             }
-            if var g = gaps {
-                for x in out { _ = g.push(x.timestamp) }
-                let lost = lostBefore + g.lostSamples
+            if gapsOn {
+                for x in out { _ = gapsState.push(x.timestamp) }
+                let lost = lostBefore + gapsState.lostSamples
                 if lost != setup.report.lostSamples { setup.report.lostSamples = lost }
-                let count = gapsBefore + g.gapCount
+                let count = gapsBefore + gapsState.gapCount
                 if count != setup.report.gaps { setup.report.gaps = count }
-                gaps = g
             }
             return out
         }
@@ -385,10 +450,21 @@ public struct CaptureMachine: Sendable {
     public internal(set) var deadline: Int64?
     var stall: (at: Int64, until: Int64)?
     var stalling = false
-    var reason: CaptureStopReason?
+    var reason: CaptureStopReason? { didSet { hasReason = reason != nil } }
+    /// `reason != nil`, kept as a flag: asked on every action, and the optional's test goes
+    /// through the enum's value witness.
+    private(set) var hasReason = false
     var probes: [(Int, ProbeCause)] = []
-    var drains: [Int] = []
-    var ready: [(Int, [Sample])] = []
+    /// Streams to drain next, lowest index first.
+    var drains: Streams = []
+    /// Samples ready for delivery, per drain in drain order.
+    var ready: [Ready] = []
+    /// One drain's samples ready for delivery (a struct, not a tuple: the array is emptied once
+    /// per delivery, and a tuple element is destroyed by the runtime's generic code).
+    struct Ready: Sendable {
+        var stream: Int
+        var samples: [Sample]
+    }
     var yieldFor: Int?
     var limitReached = false
     var pauseRequested = false

@@ -1,3 +1,5 @@
+import MotionCore
+
 /// `--range`: the accelerometer's and gyroscope's full scale, chosen from the driver's
 /// `in_accel_scale_available` / `in_anglvel_scale_available` (each value is SI units per raw
 /// count; the full scale is that times the largest raw value the scan format holds). Pure.

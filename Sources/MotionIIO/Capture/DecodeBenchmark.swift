@@ -2,8 +2,8 @@ import MotionCore
 import MotionSystem
 
 /// Measures the CPU cost of the capture path after the kernel read — the ``CaptureMachine``'s
-/// per-wake-up work, demux and conversion (``ScanDecoder``), timestamp repair and gap detection —
-/// on synthetic hid-sensor scans (3 x `le:s32/32>>0` + `le:s64/64>>0` timestamp, 24 bytes),
+/// per-wake-up work, demux and conversion (``ScanDecoder``), timestamp repair and gap detection,
+/// and optionally a ``CaptureSink`` (the capture command's analysis) — on synthetic hid-sensor scans (3 x `le:s32/32>>0` + `le:s64/64>>0` timestamp, 24 bytes),
 /// delivered in batches of a given size (one wake-up per batch).
 public enum DecodeBenchmark {
     /// One measurement.
@@ -47,6 +47,25 @@ public enum DecodeBenchmark {
     /// hardware FIFO), whose drain is decoded here from the synthetic scans; everything the real
     /// driver does except the system calls (poll, libiio's refill) and the sink.
     public static func run(samples: Int, batch: Int) -> Result {
+        var sink = DiscardingSink()
+        return run(samples: samples, batch: batch, into: &sink)
+    }
+
+    /// A sink that drops every batch (the benchmark without the capture's sink).
+    public struct DiscardingSink: CaptureSink {
+        /// Creates the sink.
+        public init() {}
+        /// Does nothing.
+        public mutating func begin(_ devices: [CaptureStatistics.Device]) {}
+        /// Does nothing.
+        public mutating func write(_ batch: SampleBatch, progress: CaptureMachine.Progress) {}
+        /// Does nothing.
+        public mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) {}
+    }
+
+    /// As ``run(samples:batch:)``, delivering every batch to `sink` as the driver does (e.g. the
+    /// capture command's analysis sink), timed with it.
+    public static func run<S: CaptureSink>(samples: Int, batch: Int, into sink: inout S) -> Result {
         let data = scans(samples)
         let layout = self.layout
         let decoder = ScanDecoder(layout: layout) { _ in (scale: 0.00980665, offset: 0) }
@@ -59,6 +78,7 @@ public enum DecodeBenchmark {
         var machine = CaptureMachine(settings: CaptureMachine.Settings(sampleLimit: samples))
         var checksum = 0.0
         var now: Int64 = 0
+        var scratch: [Sample] = []
         let start = threadCPU()
         data.withUnsafeBytes { all in
             var offset = 0
@@ -68,28 +88,41 @@ public enum DecodeBenchmark {
                 let event: CaptureMachine.Event
                 switch action {
                 case .prepare: event = .prepared([CaptureMachine.StreamSetup(report: report, period: 10_000_000, hasAccel: true)])
-                case .startStreaming, .resumeStreaming: event = .streaming
+                case .startStreaming:
+                    do { try sink.begin([report]); event = .streaming } catch {
+                        event = .failed(.recording(stage: .create, detail: "\(error)"))
+                    }
+                case .resumeStreaming: event = .streaming
                 case .wait:
                     now += Int64(batch) * 10_000_000
                     event = .woke(CaptureMachine.Wake(readable: .stream(0)))
                 case .drain:
-                    var out: [Sample] = []
+                    // As the driver: the last drain's array is reused once the machine let go of it.
+                    var out = scratch
+                    scratch = []
+                    out.removeAll(keepingCapacity: true)
                     if offset < all.count {
                         let end = min(all.count, offset + step)
                         decoder.decode(UnsafeRawBufferPointer(rebasing: all[offset..<end]), into: &out)
                         offset = end
                     }
+                    scratch = out
                     event = .drained(CaptureMachine.Drain(samples: out))
                 case .yield: event = .yielded
                 case .probe: event = .probed(.available)
                 case .deliver(let b):
                     for s in b.samples { checksum += s.accel.x + s.accel.y + s.accel.z }
-                    event = .delivered
+                    do { try sink.write(b, progress: CaptureMachine.Progress()); event = .delivered } catch {
+                        event = .deliveryFailed(.recording(stage: .write, detail: "\(error)"))
+                    }
                 case .mark: event = .marked
                 case .pauseStreaming: event = .paused
                 case .awaitDevice: event = .woke(CaptureMachine.Wake())
                 case .release: event = .released
-                case .closeRecording: event = .recordingClosed(nil)
+                case .closeRecording:
+                    do { try sink.close(.duration, progress: CaptureMachine.Progress()); event = .recordingClosed(nil) } catch {
+                        event = .recordingClosed(.recording(stage: .close, detail: "\(error)"))
+                    }
                 case .finished: break loop
                 }
                 action = machine.handle(event, at: now)

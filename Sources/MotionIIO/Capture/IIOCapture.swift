@@ -37,6 +37,9 @@ public final class IIOCapture {
         /// `(channel, attribute, text)` of scales changed by `--range`, to put back.
         var originalScales: [(IIOChannel, String)] = []
         var pollIndex = -1
+        /// The samples array handed to the machine by the last drain: reused (no allocation per
+        /// drain) once the machine has delivered them and let go of it.
+        var scratch: [Sample] = []
         init(sensor: SensorDescription, device: IIODevice, plan: CapturePlan, decoder: ScanDecoder, report: CaptureStatistics.Device) {
             self.sensor = sensor; self.device = device; self.plan = plan; self.decoder = decoder; self.report = report
         }
@@ -44,8 +47,10 @@ public final class IIOCapture {
     private var streams: [Stream] = []
     private var uevents: UEventSocket?
     private var timer: MonotonicTimer?
-    private var bufferPoll = PollSet()
-    private var quietPoll = PollSet()
+    // Waited on once per sample at batch 1, only from `run`'s thread and never re-entrantly:
+    // no dynamic exclusivity check (a runtime call per wait) is needed.
+    @exclusivity(unchecked) private var bufferPoll = PollSet()
+    @exclusivity(unchecked) private var quietPoll = PollSet()
     private var bufferPollSignal = -1, bufferPollTimer = -1, quietPollSignal = -1, quietPollTimer = -1
     private var watcher: DescriptorWatcher?
     private var previousScheduler: Scheduler.Policy?
@@ -91,15 +96,19 @@ public final class IIOCapture {
             do throws(SystemError) { try uevents?.notifyThroughSignalPipe() } catch { uevents = nil }
         }
         settings.removalEvents = uevents != nil
-        machine = CaptureMachine(settings: settings)
-        var action = machine.handle(.start, at: MonotonicClock.nanoseconds())
+        // The machine lives in a local while it runs (a stored property of this class would be
+        // accessed with a dynamic exclusivity check per action); ``machine`` is set at the end.
+        var machine = CaptureMachine(settings: settings)
+        defer { self.machine = machine }
+        var now = MonotonicClock.nanoseconds()
+        var action = machine.handle(.start, at: now)
         loop: while true {
             let event: CaptureMachine.Event
             switch action {
             case .prepare: event = prepare()
             case .startStreaming: event = startStreaming(&sink)
-            case .wait(let w): event = wait(w)
-            case let .drain(i, recheck): event = .drained(drain(streams[i], recheckScale: recheck))
+            case .wait(let w): event = wait(w, requestedAt: now)
+            case let .drain(i, recheck): event = .drained(drain(streams[i], recheckScale: recheck, deadline: machine.deadline))
             case .yield:
                 Scheduler.yield()
                 event = .yielded
@@ -131,7 +140,8 @@ public final class IIOCapture {
                 }
             case .finished: break loop
             }
-            action = machine.handle(event, at: MonotonicClock.nanoseconds())
+            now = MonotonicClock.nanoseconds()
+            action = machine.handle(event, at: now)
         }
         if let f = machine.startFailure { throw f }
         var stats = machine.statistics
@@ -412,10 +422,12 @@ public final class IIOCapture {
         }
     }
 
-    private func wait(_ w: CaptureMachine.Wait) -> CaptureMachine.Event {
+    /// Carries out a wait the machine asked for at monotonic time `requestedAt` (a `until` at or
+    /// before it means: only check).
+    private func wait(_ w: CaptureMachine.Wait, requestedAt: Int64) -> CaptureMachine.Event {
         var wake = CaptureMachine.Wake()
         let withBuffers = !w.streams.isEmpty
-        let check = w.until.map { $0 <= MonotonicClock.nanoseconds() } ?? false
+        let check = w.until.map { $0 <= requestedAt } ?? false
         if !check, watcher == nil { try? timer?.arm(at: w.until) }
         let n: Int
         if withBuffers {
@@ -450,25 +462,29 @@ public final class IIOCapture {
 
     /// Blocking refills (no poll fd, `ip:`): a thread watches the signals and the machine's
     /// deadline (the timer) and cancels the refills, so that a stop does not wait for a batch.
-    private func startWatcher() {
+    private func startWatcher(deadline: Int64?) {
         guard watcher == nil else { return }
         let cancellers = streams.compactMap { $0.buffer?.canceller }
-        if let t = timer, let d = machine.deadline { try? t.arm(at: d) }
+        if let t = timer, let d = deadline { try? t.arm(at: d) }
         watcher = try? DescriptorWatcher(descriptors: [SignalPipe.descriptor] + (timer.map { [$0.fd] } ?? [])) {
             for c in cancellers { c.cancel() }
         }
     }
 
     /// Drains one stream: non-blocking refills until the kernel buffer is empty, or one blocking refill.
-    private func drain(_ s: Stream, recheckScale: Bool) -> CaptureMachine.Drain {
+    private func drain(_ s: Stream, recheckScale: Bool, deadline: Int64?) -> CaptureMachine.Drain {
         guard let buffer = s.buffer else { return CaptureMachine.Drain(samples: [], refills: 0) }
-        if s.plan.waitStrategy == .blockingRefill { startWatcher() }
+        if s.plan.waitStrategy == .blockingRefill { startWatcher(deadline: deadline) }
         let changed = recheckScale ? self.recheckScale(s) : false
-        var raw: [Sample] = []
+        // Reuse the last drain's array: unique again once the machine delivered it.
+        var raw = s.scratch
+        s.scratch = []
+        raw.removeAll(keepingCapacity: true)
         var refills = 0, reads = 0, clipped = 0
         var failure: SystemError?
         let blocking = s.plan.waitStrategy == .blockingRefill
-        let full = buffer.capacity * max(1, s.decoder.layout.scanBytes)
+        let decoder = s.decoder
+        let full = buffer.capacity * max(1, decoder.layout.scanBytes)
         while true {
             refills += 1
             let bytes: Int
@@ -484,7 +500,6 @@ public final class IIOCapture {
             }
             guard bytes > 0 else { break }
             reads += 1
-            let decoder = s.decoder
             buffer.withUnsafeBytes { _ = decoder.decode($0, into: &raw, clipped: &clipped) }
             if blocking { break }
             // A short read emptied the kernel buffer: no need for a refill that says EAGAIN.
@@ -493,6 +508,7 @@ public final class IIOCapture {
             // scan still queued makes the next poll return at once instead.
             if bytes < full || buffer.capacity == 1 { break }
         }
+        s.scratch = raw
         return CaptureMachine.Drain(samples: raw, refills: refills, readsWithData: reads, clippedSamples: clipped,
                                     scaleChanged: changed, failure: failure)
     }

@@ -1,3 +1,5 @@
+import MotionCore
+
 /// What discovery found about one IIO device that carries motion data: its channels, scan
 /// formats, conversion, rates, hardware FIFO, timestamp and step counter. Plain data, libiio-free.
 public struct SensorDescription: Hashable, Sendable {

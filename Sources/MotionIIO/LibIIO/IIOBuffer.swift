@@ -62,8 +62,10 @@ public final class IIOBuffer {
 
     /// Non-blocking refill (wraps `iio_buffer_refill`): the bytes read, or nil when nothing is
     /// available (`-EAGAIN`, the normal end of a drain, reported without building an error).
+    /// The per-sample path: no error value or device name is built unless the refill failed.
     public func refillAvailable() throws(SystemError) -> Int? {
         let n = iio_buffer_refill(try live("iio_buffer_refill"))
+        if n >= 0 { return n }
         if n == -Int(Errno.wouldBlock.rawValue) { return nil }
         return try LibIIO.check(n, "iio_buffer_refill", subject: device.id)
     }

@@ -1,4 +1,5 @@
 import CLibIIO
+import MotionCore
 import MotionSystem
 
 /// One IIO channel (`struct iio_channel`). Borrowed from its device's context, which this value

@@ -26,16 +26,16 @@ enum LibIIO {
     /// Checks an int-returning libiio call: a negative result is `-errno`.
     /// - Returns: the non-negative result.
     @discardableResult
-    static func check<T: SignedInteger>(_ result: T, _ call: String, subject: String? = nil) throws(SystemError) -> T {
-        if result < 0 { throw error(Int32(truncatingIfNeeded: 0 - result), call, subject: subject) }
+    static func check<T: SignedInteger>(_ result: T, _ call: String, subject: @autoclosure () -> String? = nil) throws(SystemError) -> T {
+        if result < 0 { throw error(Int32(truncatingIfNeeded: 0 - result), call, subject: subject()) }
         return result
     }
 
     /// Checks a pointer-returning libiio call: NULL means failure with the reason in `errno`.
-    static func check<P>(_ pointer: P?, _ call: String, subject: String? = nil) throws(SystemError) -> P {
+    static func check<P>(_ pointer: P?, _ call: String, subject: @autoclosure () -> String? = nil) throws(SystemError) -> P {
         guard let pointer else {
             let code = errno == 0 ? ENOENT : errno
-            throw error(code, call, subject: subject)
+            throw error(code, call, subject: subject())
         }
         return pointer
     }

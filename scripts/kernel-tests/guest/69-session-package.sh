@@ -32,7 +32,14 @@ mount -t tmpfs run "$R/run"
 mount -t tmpfs tmp "$R/tmp"
 # The Swift toolchain the host's test binary was built with (where its libswiftCore.so lives),
 # hidden in the installed root by an empty tmpfs.
+# The test binary may itself be static (the harness's default): then the toolchain is found where
+# Swift toolchains are installed.
 SWIFT_TOOLCHAIN=$(ldd "$MB_BIN" | sed -n 's|.*=> \(.*\)/usr/lib/swift/linux/libswiftCore.so.*|\1|p' | head -1)
+if [ -z "$SWIFT_TOOLCHAIN" ]; then
+    for d in /opt/swift /usr/share/swift /opt/swift-*; do
+        [ -e "$d/usr/lib/swift/linux/libswiftCore.so" ] && { SWIFT_TOOLCHAIN=$d; break; }
+    done
+fi
 [ -n "$SWIFT_TOOLCHAIN" ] && [ -d "$R$SWIFT_TOOLCHAIN" ] && mount -t tmpfs hidden "$R$SWIFT_TOOLCHAIN"
 cp "$DEB" "$R/tmp/motionbatch.deb"
 # man-db's trigger would rebuild the manual page index of the whole (9p) root: off in the overlay.

@@ -90,22 +90,13 @@ public struct ScanFormatError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 extension Substring {
-    func range(of needle: String) -> Range<Index>? {
+    /// The range of the first occurrence of `needle`, or nil.
+    fileprivate func range(of needle: String) -> Range<Index>? {
         var i = startIndex
         while i < endIndex {
             if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
             i = index(after: i)
         }
         return nil
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading/trailing spaces, tabs and newlines.
-    func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\n" || f == "\t" || f == "\r" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\n" || l == "\t" || l == "\r" { s.removeLast() }
-        return String(s)
     }
 }

@@ -1,6 +1,5 @@
 import Testing
-import MotionCore
-@testable import MotionIIO
+@testable import MotionCore
 
 /// Demux and conversion from raw byte buffers, as the kernel lays them out.
 struct ScanDecoderTests {
@@ -30,6 +29,23 @@ struct ScanDecoderTests {
         let f = try ScanElementFormat(parsing: format)
         let v = bytes.withUnsafeBytes { ScanDecoder.readRaw($0, at: 0, format: f) }
         #expect(v == expected)
+    }
+
+    @Test(arguments: [
+        // format, highest and lowest raw value
+        ("le:s16/16>>0", Int64(32767), Int64(-32768)),
+        ("le:s12/16>>4", 2047, -2048),
+        ("le:u12/16>>0", 4095, 0),
+        ("le:s32/32>>0", Int64(Int32.max), Int64(Int32.min)),
+    ])
+    func axisLimitsFollowTheFormat(format: String, high: Int64, low: Int64) throws {
+        let f = try ScanElementFormat(parsing: format)
+        var axis = ScanDecoder.Axis(offset: 0, format: try ScanElementFormat(parsing: "le:u8/8>>0"), scale: 1)
+        #expect(axis.rawHigh == 255 && axis.rawLow == 0)
+        // The limits are stored (compared with every value): changing the format updates them.
+        axis.format = f
+        #expect(axis.rawHigh == high && axis.rawLow == low)
+        #expect(ScanDecoder.Axis(offset: 0, format: f, scale: 1) == axis)
     }
 
     @Test func decodesHIDScansToSIWithTimestamps() throws {

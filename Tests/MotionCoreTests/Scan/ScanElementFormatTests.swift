@@ -1,5 +1,5 @@
 import Testing
-@testable import MotionIIO
+@testable import MotionCore
 
 struct ScanElementFormatTests {
     @Test(arguments: [

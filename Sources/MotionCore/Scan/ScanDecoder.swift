@@ -1,8 +1,7 @@
-import MotionCore
-
 /// Converts raw scans (bytes in a ``ScanLayout``) into samples in SI units:
 /// value = (raw + offset) x scale for each axis, timestamp from the `timestamp` element.
-/// The one place where raw IIO bytes are interpreted; libiio-free, so it is tested from byte
+/// The one place where raw IIO bytes are interpreted, by the capture (MotionIIO) and by the raw
+/// buffer dialect (`iio`, ``IIOBufferDialect``); libiio-free, so it is tested from byte
 /// arrays. Unsafe reads are confined to ``readRaw(_:at:format:)``.
 public struct ScanDecoder: Sendable {
     /// How one axis is converted.
@@ -10,15 +9,16 @@ public struct ScanDecoder: Sendable {
         /// Byte offset of the element in the scan.
         public var offset: Int
         /// Storage format.
-        public var format: ScanElementFormat
+        public var format: ScanElementFormat { didSet { (rawHigh, rawLow) = Self.limits(format) } }
         /// Added to the raw value before scaling (`*_offset`, usually 0).
         public var rawOffset: Double
         /// SI units per raw unit (`*_scale`).
         public var scale: Double
-        /// The largest and smallest raw values of the format: a value there is clipped.
-        public var rawHigh: Int64 { format.isSigned ? (Int64(1) << Int64(min(63, format.bits) - 1)) - 1 : (format.bits >= 63 ? Int64.max : (Int64(1) << Int64(format.bits)) - 1) }
+        /// The largest and smallest raw values of the format: a value there is clipped. Stored
+        /// (kept with ``format``): the decoder compares every value with them.
+        public private(set) var rawHigh: Int64
         /// See ``rawHigh``.
-        public var rawLow: Int64 { format.isSigned ? -(Int64(1) << Int64(min(63, format.bits) - 1)) : 0 }
+        public private(set) var rawLow: Int64
 
         /// Creates an axis conversion.
         public init(offset: Int, format: ScanElementFormat, rawOffset: Double = 0, scale: Double) {
@@ -26,6 +26,13 @@ public struct ScanDecoder: Sendable {
             self.format = format
             self.rawOffset = rawOffset
             self.scale = scale
+            (rawHigh, rawLow) = Self.limits(format)
+        }
+
+        static func limits(_ format: ScanElementFormat) -> (high: Int64, low: Int64) {
+            let high = format.isSigned ? (Int64(1) << Int64(min(63, format.bits) - 1)) - 1 : (format.bits >= 63 ? Int64.max : (Int64(1) << Int64(format.bits)) - 1)
+            let low = format.isSigned ? -(Int64(1) << Int64(min(63, format.bits) - 1)) : 0
+            return (high, low)
         }
     }
 
@@ -109,12 +116,13 @@ public struct ScanDecoder: Sendable {
         let step = layout.scanBytes
         guard step > 0 else { return 0 }
         let n = bytes.count / step
-        samples.reserveCapacity(samples.count + n)
+        if samples.capacity < samples.count + n { samples.reserveCapacity(samples.count + n) }
+        let t = timestamp, accel = accel, gyro = gyro
         for i in 0..<n {
             let base = i * step
             var s = Sample(timestamp: 0, accel: .zero, gyro: .zero)
             var atLimit = false
-            if let t = timestamp { s.timestamp = Self.readRaw(bytes, at: base + t.offset, format: t.format) }
+            if let t { s.timestamp = Self.readRaw(bytes, at: base + t.offset, format: t.format) }
             if let a = accel { s.accel = Self.vector(bytes, base, a, &atLimit) }
             if let g = gyro { s.gyro = Self.vector(bytes, base, g, &atLimit) }
             if atLimit { clipped += 1 }

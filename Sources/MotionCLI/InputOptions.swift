@@ -1,0 +1,93 @@
+import MotionCore
+
+/// The options every command that reads recordings shares: which dialect to read with
+/// (`--input-format`, else recognised from the content) and what a dialect cannot learn from the
+/// file (`--columns` and the units of an arbitrary CSV; `--layout` of a raw IIO buffer). A file
+/// argument `-` is standard input.
+struct InputOptions: Sendable {
+    /// The dialect named by `--input-format` or implied by the other options, nil to recognise it.
+    var dialect: (any RecordingDialect)?
+    /// Columns, units, scan layout.
+    var dialectOptions: RecordingDialectOptions
+
+    /// No options: every input recognised from its content.
+    static let none = InputOptions(dialect: nil, dialectOptions: RecordingDialectOptions())
+
+    /// The options, for a command's spec.
+    static let options: [OptionSpec] = [
+        .option("input-format", value: "NAME", help: "Read inputs as NAME instead of recognising the format: \(RecordingDialects.names.joined(separator: ", ")) (docs/dialects.md)."),
+        .option("columns", value: "MAP", help: "Any CSV with a header line: time=COL,x=COL,y=COL,z=COL[,gx=COL,gy=COL,gz=COL][,label=COL] (implies --input-format columns)."),
+        .option("time-unit", value: "UNIT", help: "Unit of the --columns time column: \(TimeUnit.names) (default from its name: time_s, timestamp_ns)."),
+        .option("accel-unit", value: "UNIT", help: "Unit of the --columns acceleration columns: \(AccelerationUnit.names) (default m/s2)."),
+        .option("gyro-unit", value: "UNIT", help: "Unit of the --columns gyroscope columns: \(AngularRateUnit.names) (default rad/s)."),
+        .option("layout", value: "LAYOUT", help: "Scan layout of a raw IIO buffer (iio_readdev): ID:FORMAT[:SCALE[:OFFSET]],... in scan order, or FILE.json[#DEVICE] from 'motionbatch devices --json' (implies --input-format iio)."),
+    ]
+
+    /// The options given.
+    /// - Throws: ``CLIError/usage(_:)`` for an unknown dialect, a bad mapping, unit or layout, or
+    ///   options that contradict `--input-format`; ``CLIError/failure(_:exitCode:)`` for a layout
+    ///   file that cannot be read.
+    static func parse(_ args: ParsedArguments) throws(CLIError) -> InputOptions {
+        var o = RecordingDialectOptions()
+        if let text = args.string("columns") {
+            do { o.columns = try ColumnSelection(parsing: text) } catch { throw .usage("The value is invalid for '--columns': \(error)") }
+        }
+        o.timeUnit = try unit(args, "time-unit", TimeUnit.init(name:), TimeUnit.names)
+        o.accelUnit = try unit(args, "accel-unit", AccelerationUnit.init(name:), AccelerationUnit.names)
+        o.gyroUnit = try unit(args, "gyro-unit", AngularRateUnit.init(name:), AngularRateUnit.names)
+        if let text = args.string("layout") { o.scanLayout = try layout(text) }
+        if o.scanLayout != nil && (o.columns != nil || o.timeUnit != nil || o.accelUnit != nil || o.gyroUnit != nil) {
+            throw .usage("'--layout' (a raw IIO buffer) cannot be combined with '--columns' or the unit options (a CSV).")
+        }
+        var dialect: (any RecordingDialect)?
+        if let name = args.string("input-format") {
+            guard let d = RecordingDialects.named(name) else {
+                throw .usage("The value '\(DiagnosticText.escaped(name.utf8))' is invalid for '--input-format': expected one of \(RecordingDialects.names.joined(separator: ", ")).")
+            }
+            if let implied = o.impliedDialect, implied != name {
+                throw .usage("'--input-format \(name)' contradicts the \(implied == "iio" ? "'--layout'" : "column and unit options") (they read the '\(implied)' format).")
+            }
+            dialect = d
+        } else if let implied = o.impliedDialect {
+            dialect = RecordingDialects.named(implied)
+        }
+        return InputOptions(dialect: dialect, dialectOptions: o)
+    }
+
+    /// The reader options for these inputs.
+    var readOptions: RecordingReadOptions { RecordingReadOptions(dialect: dialectOptions) }
+
+    /// Opens `argument` (`-`: standard input).
+    /// - Throws: the reader's errors (``RecordingError``, `SystemError`).
+    func open(_ argument: String) throws -> RecordingReader {
+        try RecordingReader(input: .argument(argument), dialect: dialect, options: readOptions)
+    }
+
+    /// A way to read `argument` several times from its start: a path reopened, standard input
+    /// copied once into an anonymous temporary file.
+    func reopenable(_ argument: String) throws -> () throws -> RecordingReader {
+        guard argument == "-" else { return { try open(argument) } }
+        let copy = try SpooledInput(copying: .standardInput)
+        return { try RecordingReader(input: try copy.input(), dialect: dialect, options: readOptions) }
+    }
+
+    private static func unit<U>(_ args: ParsedArguments, _ option: String, _ make: (String) -> U?, _ names: String) throws(CLIError) -> U? {
+        guard let text = args.string(option) else { return nil }
+        guard let u = make(text) else {
+            throw .usage("The value '\(DiagnosticText.escaped(text.utf8))' is invalid for '--\(option)': expected one of \(names).")
+        }
+        return u
+    }
+
+    /// `--layout`: a description, or a `devices --json` snapshot `FILE.json[#DEVICE]`.
+    private static func layout(_ text: String) throws(CLIError) -> IIOBufferLayout {
+        let parts = text.split(separator: "#", maxSplits: 1).map(String.init)
+        if let file = parts.first, file.hasSuffix(".json") || (!text.contains(":") && !file.isEmpty) {
+            let bytes = try CLIFiles.read(file)
+            do { return try IIOBufferLayout(devicesJSON: bytes, file: file, device: parts.count > 1 ? parts[1] : nil) } catch {
+                throw .failure("\(error)")
+            }
+        }
+        do { return try IIOBufferLayout(parsing: text) } catch { throw .usage("The value is invalid for '--layout': \(error)") }
+    }
+}
