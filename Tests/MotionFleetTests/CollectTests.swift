@@ -71,7 +71,7 @@ struct FleetReportTests {
     func parse() throws {
         let f = try FleetNDJSON.parse(Array("{\"type\":\"batch\",\"seq\":1}\n{\"type\":\"ba".utf8), file: "f")
         #expect(f.messages.count == 1 && f.tornBytes == 11)
-        #expect(throws: FleetError.malformed(file: "f", line: 2, column: 3, problem: "not a JSON object: '  x'")) {
+        #expect(throws: FleetError.malformed(file: "f", line: 2, column: 3, problem: "not a JSON object: \"  x\"")) {
             try FleetNDJSON.parse(Array("{\"type\":\"batch\",\"seq\":1}\n  x\n".utf8), file: "f")
         }
         #expect(throws: FleetError.self) { try FleetNDJSON.parse(Array("{\"type\":\"batch\"}\n".utf8), file: "f") }
