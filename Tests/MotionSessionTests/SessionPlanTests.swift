@@ -108,8 +108,8 @@ import WakeCost
         (1_764_580_758_999_000_000, "2025-12-01T09:19:18Z"),
     ])
     func utcTimes(_ ns: Int64, _ expected: String) {
-        #expect(MotionSession.UTCTime.iso8601(ns) == expected)
-        #expect(MotionSession.UTCTime.fileStamp(ns) == expected.replacingOccurrences(of: ":", with: "-"))
+        #expect(UTCTime.iso8601(ns) == expected)
+        #expect(UTCTime.fileStamp(ns) == expected.replacingOccurrences(of: ":", with: "-"))
     }
 
     @Test func batteryEstimateFromMeasuredFigures() throws {

@@ -31,14 +31,14 @@ struct CollectingObserver: SessionObserver {
 
     /// Runs `seconds` of the walk through a recorder; `kill` stops before the close (as SIGKILL).
     static func record(_ s: SessionMachine.Settings, seconds: Double, marks: [(Int, CaptureMachine.Mark)] = [],
-                       kill: Bool = false) throws -> (SessionRecorder<CollectingObserver>, FakeCapture) {
+                       kill: Bool = false, batch: Int = 100) throws -> (SessionRecorder<CollectingObserver>, FakeCapture) {
         var cap = FakeCapture(seconds: seconds)
         var r = SessionRecorder(settings: s, observer: CollectingObserver())
         let d = FakeCapture.device()
         try r.feed(.begin(devices: [d], identities: [d.identity!], clock: cap.clock(at: FakeCapture.start)))
         var k = 0
-        for start in stride(from: 0, to: cap.samples.count, by: 100) {
-            let (b, p, c) = cap.deliver(start..<min(start + 100, cap.samples.count))
+        for start in stride(from: 0, to: cap.samples.count, by: batch) {
+            let (b, p, c) = cap.deliver(start..<min(start + batch, cap.samples.count))
             try r.feed(.batch(b, p, clock: c))
             k += 1
             for m in marks where m.0 == k { try r.feed(.mark(m.1, cap.progress(at: p.now + 1_000_000))) }
@@ -69,6 +69,24 @@ struct CollectingObserver: SessionObserver {
         #expect(r.observer.reports.count == 30 && r.observer.summary?.tally.samples == cap.samples.count)
         let numbers = r.observer.reports.map(\.sequence) + r.observer.events.map(\.1)
         #expect(Set(numbers).count == numbers.count)
+    }
+
+    /// The live analysis joins small deliveries (``MotionAnalysis/DeliveryCoalescer``): whatever
+    /// the batch size, the session ends with the same steps and activity, the joined samples
+    /// handed on before a pause and at the close.
+    @Test(arguments: [1, 8, 100])  // sizes dividing 1000: the pause comes after the same sample
+    func theLiveAnalysisDoesNotDependOnTheBatchSize(batch: Int) throws {
+        let t0 = FakeCapture.start
+        func run(_ batch: Int) throws -> SessionRecorder<CollectingObserver> {
+            try Self.record(Self.settings(.none), seconds: 30, marks: [(1000 / batch, .paused(at: t0 + 10 * Self.second)),
+                                                                       (1000 / batch, .resumed(at: t0 + 12 * Self.second))],
+                            batch: batch).0
+        }
+        let reference = try run(100), r = try run(batch)
+        #expect((reference.machine.steps ?? 0) > 0)
+        #expect(r.machine.steps == reference.machine.steps)
+        #expect(r.machine.activity == reference.machine.activity)
+        #expect(r.observer.summary?.tally.steps == reference.observer.summary?.tally.steps)
     }
 
     @Test func aCheckpointDescribesTheSyncedRowsWhileTheRecordingIsOpen() throws {

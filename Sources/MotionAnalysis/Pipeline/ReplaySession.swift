@@ -101,6 +101,7 @@ public struct ReplaySession {
     /// pipeline; a resumption needs nothing (the interruption restarted the analyzers).
     private mutating func apply(_ event: RecordingEvent) throws(AnalysisFailure) {
         guard event.isInterruption else { return }
+        try flushDecimator()
         if let b = delivery.flush(at: event.time) { try deliver(b) }
         try pipeline.interrupt(at: event.time)
     }

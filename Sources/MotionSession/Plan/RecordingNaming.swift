@@ -1,3 +1,5 @@
+import MotionCore
+
 /// How a session names its recordings and their side files.
 ///
 /// In an output directory a recording is named by its start: `2026-12-01T09-19-18Z.csv` (UTC)

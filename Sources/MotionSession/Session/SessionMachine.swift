@@ -171,6 +171,10 @@ public struct SessionMachine {
     var inFlight: Action?
     var began = false
     var closed = false
+    /// Small deliveries (per-sample capture) joined before the analysis: up to 32 samples or
+    /// 250 ms (``MotionAnalysis/DeliveryCoalescer``); results are batch-size invariant, and the
+    /// per-batch figures lag by at most that much.
+    var coalescer = DeliveryCoalescer()
 
     /// Creates a machine.
     public init(settings: Settings) {
@@ -360,6 +364,7 @@ public struct SessionMachine {
         guard !closed else { return }
         closed = true
         progress = p
+        flushAnalysis()
         if let a = analysis {
             var pipeline = a.pipeline
             do throws(AnalysisFailure) { try pipeline.finish(); analysis = (pipeline, a.analyzers) } catch { stopAnalysis(error) }
@@ -426,6 +431,7 @@ public struct SessionMachine {
     }
 
     mutating func closeRecording(_ end: SessionSummary.End, at now: Int64) {
+        flushAnalysis()  // the recording's figures include every sample it holds
         guard let c = current else { return }
         let s = recordingSummary(c, end, at: now)
         queue.append(.closeRecording(summaryPath: RecordingNaming.summaryPath(of: c.path), summary: s, checkpointPath: RecordingNaming.checkpointPath(of: c.path)))
@@ -493,6 +499,17 @@ public struct SessionMachine {
     // MARK: analysis
 
     mutating func analyse(_ batch: SampleBatch) {
+        guard analysis != nil, let joined = coalescer.add(batch) else { return }
+        consume(joined)
+    }
+
+    /// Hands what the coalescer holds to the analysis (before an interruption or the end).
+    mutating func flushAnalysis() {
+        guard analysis != nil, let rest = coalescer.flush() else { return }
+        consume(rest)
+    }
+
+    private mutating func consume(_ batch: SampleBatch) {
         guard var a = analysis else { return }
         analysis = nil  // keep the pipeline uniquely referenced while it is mutated
         do throws(AnalysisFailure) {
@@ -504,6 +521,7 @@ public struct SessionMachine {
     }
 
     mutating func interruptAnalysis(at t: Int64) {
+        flushAnalysis()
         guard var a = analysis else { return }
         analysis = nil
         do throws(AnalysisFailure) {
