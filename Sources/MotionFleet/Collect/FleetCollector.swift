@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import MotionMQTT
 import MotionSession
 import MotionSystem
