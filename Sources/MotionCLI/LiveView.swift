@@ -1,17 +1,25 @@
 import MotionSession
 
-/// The one-line live view of a capture on a terminal's stderr, redrawn per batch (never per
-/// sample): activity, steps, cadence and rate over the last 10 s of samples, wake-ups per hour,
+/// The one-line live view of a capture on a terminal's stderr, redrawn per batch but at most
+/// every ``redrawNanoseconds`` of sample time (a per-sample capture would otherwise write the
+/// terminal per sample): activity, steps, cadence and rate over the last 10 s of samples, wake-ups per hour,
 /// lost samples. Formatting only; the figures come from each ``MotionSession/BatchReport``.
 struct LiveView {
     private var window: [(time: Int64, samples: Int, steps: Int?)] = []
     /// The window the cadence and the rate are measured over, ns of sample time.
     static let windowNanoseconds: Int64 = 10_000_000_000
+    /// The shortest sample time between two redraws, ns.
+    static let redrawNanoseconds: Int64 = 250_000_000
     /// Whether a line is on screen (to be cleared before a log line).
     private(set) var shown = false
+    /// The last sample time of the last line drawn.
+    private var drawnAt: Int64?
 
-    /// The line for `report` (no escapes; the caller draws it with `\r` and erase-line).
-    mutating func line(_ report: BatchReport) -> String {
+    /// The line for `report` (no escapes; the caller draws it with `\r` and erase-line), or nil
+    /// when the last line is less than ``redrawNanoseconds`` old.
+    mutating func line(_ report: BatchReport) -> String? {
+        if let drawnAt, report.lastSample >= drawnAt, report.lastSample - drawnAt < Self.redrawNanoseconds { return nil }
+        drawnAt = report.lastSample
         window.append((report.lastSample, report.totalSamples, report.steps))
         while let first = window.first, report.lastSample - first.time > Self.windowNanoseconds, window.count > 2 { window.removeFirst() }
         var parts: [String] = []

@@ -25,7 +25,7 @@ struct SessionOutput: SessionObserver {
 
     mutating func batch(_ report: BatchReport) {
         if ndjson { io.out(report.json.serialized()) }
-        if live != nil { io.writeErr(LiveView.draw(live!.line(report))) }
+        if live != nil, let line = live!.line(report) { io.writeErr(LiveView.draw(line)) }
     }
 
     mutating func event(_ event: SessionEvent, sequence: Int) {

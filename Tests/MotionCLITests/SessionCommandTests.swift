@@ -68,11 +68,24 @@ import Testing
             let r = BatchReport(session: "s", sequence: k, recording: nil, firstSample: Int64(k - 1) * 1_000_000_000, lastSample: Int64(k) * 1_000_000_000 - 10_000_000,
                                 samples: 100, totalSamples: 100 * k, lostSamples: 1, steps: 2 * k, activity: "walking", activityConfidence: 87.4,
                                 deviceDeliveries: k, schedulerWakeups: Int64(k), userspaceReturns: k, elapsedNanoseconds: Int64(k) * 1_000_000_000, cpuNanoseconds: nil)
-            line = v.line(r)
+            line = v.line(r)!
         }
         #expect(line == "walking 87 % | steps 24 | cadence 120/min | 100.0 Hz | wake-ups 3600/h | lost 1")
         #expect(LiveView.draw(line) == "\r" + line + "\u{1B}[K")
         #expect(v.clear() == "\r\u{1B}[K" && v.clear() == "")
+    }
+
+    /// Per-sample batches (10 ms apart) redraw the line every 250 ms of sample time, not per batch.
+    @Test func theLiveViewRedrawsAtMostFourTimesASecond() {
+        var v = LiveView()
+        let drawn = (1...100).filter { k in
+            let t = Int64(k) * 10_000_000
+            let r = BatchReport(session: "s", sequence: k, recording: nil, firstSample: t, lastSample: t, samples: 1, totalSamples: k,
+                                lostSamples: 0, steps: nil, deviceDeliveries: k, schedulerWakeups: nil, userspaceReturns: k,
+                                elapsedNanoseconds: t, cpuNanoseconds: nil)
+            return v.line(r) != nil
+        }
+        #expect(drawn == [1, 26, 51, 76])
     }
 
     /// `recover DIR`: the interrupted recording gets its summary, a finished one is left alone,

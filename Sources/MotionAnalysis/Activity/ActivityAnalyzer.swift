@@ -37,6 +37,9 @@ public struct ActivityAnalyzer: BatchAnalyzer {
     /// The current class (the live activity), nil before the first sample.
     public var current: ActivityClass? { classifier.current }
 
+    /// The current segment's confidence (0-100), nil before the first sample. O(1).
+    public var currentConfidence: Double? { classifier.currentConfidence }
+
     /// The classifier's state (features of the last window, windows analysed).
     public var state: ActivityClassifier { classifier }
 }

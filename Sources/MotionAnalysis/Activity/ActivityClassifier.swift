@@ -87,6 +87,10 @@ public struct ActivityClassifier: Sendable {
     /// The timeline so far (the open segment last, ending at the latest sample).
     public var timeline: ActivityTimeline { ActivityTimeline(segments: hysteresis.segments) }
 
+    /// The confidence (0-100) of the current segment, `timeline.segments.last?.confidence`, in
+    /// O(1): what a live view reads per delivery.
+    public var currentConfidence: Double? { hysteresis.currentConfidence }
+
     /// Consumes one delivered batch.
     /// - Returns: the changes announced and the vehicle decisions made final.
     /// - Throws: ``ActivityClassifierError``; nothing is consumed then.

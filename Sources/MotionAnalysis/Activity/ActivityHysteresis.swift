@@ -182,4 +182,8 @@ struct ActivityHysteresis: Sendable {
     var segments: [ActivitySegment] {
         closed.map(\.finished) + (open.map { [$0.finished] } ?? [])
     }
+
+    /// The last segment's confidence (`segments.last?.confidence`) without building the list.
+    /// - Complexity: O(1).
+    var currentConfidence: Double? { (open ?? closed.last)?.finished.confidence }
 }

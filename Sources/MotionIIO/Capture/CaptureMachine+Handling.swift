@@ -198,7 +198,9 @@ extension CaptureMachine {
 
     mutating func waitRequest(at now: Int64) -> Wait {
         lastWaitWasCheck = false
-        if let s = stall, !stalling, now >= s.at, now < s.until {
+        // A stall waits on nothing but its end (and controls): woken early (a signal, a device
+        // event), it waits again instead of waiting on buffers it would not drain (a busy loop).
+        if let s = stall, now < s.until, stalling || now >= s.at {
             stalling = true
             return Wait(streams: [], until: s.until)
         }

@@ -549,6 +549,11 @@ public struct SessionMachine {
     /// The activity segments so far (the open one last), nil without analysis.
     public var activity: ActivityTimeline? { analysis.map { $0.pipeline.result(of: $0.analyzers.activity) } }
 
+    /// The current activity's confidence (0-100), nil when not analysed. O(1).
+    public var currentActivityConfidence: Double? {
+        analysis.flatMap { $0.pipeline.analyzer($0.analyzers.activity).currentConfidence }
+    }
+
     /// The current activity, nil without analysis or before the first window.
     public var currentActivity: ActivityClass? { analysis.flatMap { $0.pipeline.analyzer($0.analyzers.activity).current } }
 
@@ -652,7 +657,7 @@ public struct SessionMachine {
         return BatchReport(session: settings.session, sequence: 0, recording: current?.name,
                            firstSample: batch.samples[0].timestamp, lastSample: batch.samples[batch.count - 1].timestamp,
                            samples: batch.count, totalSamples: p.samples, lostSamples: p.lostSamples, steps: steps,
-                           activity: currentActivity?.rawValue, activityConfidence: activity?.segments.last?.confidence,
+                           activity: currentActivity?.rawValue, activityConfidence: currentActivityConfidence,
                            deviceDeliveries: deliveries(p), schedulerWakeups: c?.voluntarySwitches, userspaceReturns: p.userspaceReturns,
                            elapsedNanoseconds: max(0, p.now - (sessionBaseline?.monotonic ?? p.now)),
                            cpuNanoseconds: c.map { $0.userCPUNanoseconds + $0.systemCPUNanoseconds })

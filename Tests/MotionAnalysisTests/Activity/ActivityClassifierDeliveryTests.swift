@@ -29,4 +29,20 @@ struct ActivityClassifierDeliveryTests {
         // (an array per update measured 15 addresses here).
         #expect(addresses.count <= 2)
     }
+
+    /// The O(1) live confidence is the timeline's last segment's, at every delivery of a ride
+    /// and a walk (segments open, close and are back-dated along the way).
+    @Test func currentConfidenceIsTheTimelinesLast() throws {
+        var c = try ActivityClassifier()
+        #expect(c.currentConfidence == c.timeline.segments.last?.confidence)
+        var checked = 0
+        for s in ActivityStreams.ride(seconds: 60) {
+            _ = try c.process(SampleBatch(samples: [s], deliveredAt: s.timestamp))
+            #expect(c.currentConfidence == c.timeline.segments.last?.confidence)
+            if (c.currentConfidence ?? 0) > 0 { checked += 1 }
+        }
+        _ = c.finish()
+        #expect(c.currentConfidence == c.timeline.segments.last?.confidence)
+        #expect(checked > 0)
+    }
 }
