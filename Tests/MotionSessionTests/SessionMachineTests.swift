@@ -237,6 +237,15 @@ struct SessionMachineTests {
         #expect(r.events.contains { if case .deviceLost(_, _, false) = $0 { true } else { false } })
     }
 
+    /// `--fsync batch` at batch 1: the rows every batch, the checkpoint once per second of samples.
+    @Test func perSampleBatchesCheckpointOncePerSecond() {
+        let (r, cap) = run(settings(.file("/data/b.csv", overwrite: false)), seconds: 12, batch: 1)
+        let rows = r.actions.filter { if case .appendRows = $0 { true } else { false } }.count
+        let checkpoints = r.actions.filter { if case .checkpoint = $0 { true } else { false } }.count
+        #expect(rows == cap.samples.count)
+        #expect(checkpoints >= 12 && checkpoints <= 13)
+    }
+
     @Test func intervalFsyncCheckpointsEveryInterval() {
         var s = settings(.file("/data/i.csv", overwrite: false))
         s.fsync = .interval(seconds: 5)
