@@ -227,3 +227,25 @@ struct PublishMachineTests {
         #expect(text.utf8.count < 4 * max(2000, l.machine.backlogBytes))
     }
 }
+
+@Suite("PublishMachine: samples under --outbox-max")
+struct PublishMachineSamplesLimitTests {
+    @Test("samples messages are dropped before any batch message, oldest first")
+    func samplesFirst() {
+        var s = PublishMachine.Settings()
+        let one = OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"seq\":10}").bytes
+        s.outboxMaxBytes = one * 6
+        var l = SimulatedLink(s)
+        // Interleaved as the observer sends them: batch 1, samples 1, batch 2, samples 2, ...
+        for i in 1...4 {
+            l.send(1, kind: .batch, from: i)
+            l.send(1, kind: .samples, from: i)
+        }
+        let kinds = l.machine.entries.map(\.kind)
+        #expect(kinds.filter { $0 == .batch }.count == 4, "no batch message dropped while samples remain: \(kinds)")
+        let samples = l.machine.entries.filter { $0.kind == .samples }.map { Int($0.payload.dropFirst(7).dropLast())! }
+        #expect(samples == Array((5 - samples.count)...4), "the newest samples are kept")
+        #expect(l.machine.dropped == 4 - samples.count)
+        #expect(l.machine.dropped > 0)
+    }
+}
