@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotionCore
 import MotionTestSupport
 @testable import MotionFleet
 #if canImport(Glibc)
@@ -177,6 +178,41 @@ struct FleetBrokerTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("collected/b2").path), "nothing of b2 was collected")
         let j = try OutboxJournal.parse(Array(try Data(contentsOf: dir.appendingPathComponent("b2.outbox"))), file: "b2.outbox")
         #expect(j.entries.isEmpty, "refused messages are not retried")
+    }
+
+    @Test("--publish-samples: the collected recording holds exactly the board's samples and replays to the board's steps",
+          .timeLimit(.minutes(3)))
+    func publishedSamples() throws {
+        let broker = try MosquittoBroker()
+        let c = try collector(broker)
+        let hapt = TestPaths.packageRoot.appendingPathComponent("Recordings/hapt-user05-mixed.csv").path
+        let b = try board(broker, user: "b1", id: "b1", file: hapt, extra: ["--publish-samples"])
+        #expect(b.wait(seconds: 60) == 0, "\(b.stderr)")
+        usleep(1_000_000)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 10) == 0, "\(c.stderr)")
+        #expect(c.stderr.contains("0 rejected"), "\(c.stderr)")
+        let own = ndjsonObjects(b.stdout)
+        try expectExactlyOnce(board: "b1", own: own)
+        let session = try #require(own.first?["session"] as? String)
+        let recording = dir.appendingPathComponent("collected/b1/\(session).samples.csv").path
+        func samples(_ path: String) throws -> [Sample] {
+            let r = try RecordingReader(path: path)
+            var all: [Sample] = []
+            while let chunk = try r.next() { all += chunk.samples }
+            return all
+        }
+        let source = try samples(hapt)
+        let got = try samples(recording)
+        #expect(got.count == source.count)
+        #expect(got == source, "the collected samples are the source's, value for value")
+        // Replaying the collected recording gives the board's own steps.
+        let summary = try #require(own.last { $0["type"] as? String == "summary" })
+        let replay = try MotionBatchProcess(["replay", recording, "--json"], in: dir, name: "replay-collected")
+        #expect(replay.wait(seconds: 60) == 0, "\(replay.stderr)")
+        let replayed = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        #expect(replayed["steps"] as? Int == summary["steps"] as? Int)
+        #expect((replayed["steps"] as? Int ?? 0) > 0)
     }
 }
 

@@ -41,6 +41,13 @@ struct SimulatedLink {
         return actions
     }
 
+    /// A link whose outbox holds at most `n` batch messages of 2-digit sequence numbers.
+    static func limited(toBatchMessages n: Int) -> SimulatedLink {
+        var s = PublishMachine.Settings()
+        s.outboxMaxBytes = n * OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"seq\":10}").bytes
+        return SimulatedLink(s)
+    }
+
     mutating func send(_ n: Int, kind: FleetMessage.Kind = .batch, from: Int = 1) {
         for i in from..<(from + n) {
             feed(.enqueue(FleetMessage(kind: kind, payload: "{\"seq\":\(i)}"), topic: "fleet/b1/\(kind.rawValue)"))
@@ -142,10 +149,7 @@ struct PublishMachineTests {
 
     @Test("over --outbox-max the oldest batch messages go first and are counted; summaries never")
     func outboxLimit() {
-        var s = PublishMachine.Settings()
-        let one = OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"seq\":10}").bytes
-        s.outboxMaxBytes = one * 5
-        var l = SimulatedLink(s)
+        var l = SimulatedLink.limited(toBatchMessages: 5)
         l.send(1, kind: .summary, from: 100)
         l.send(10)
         #expect(l.machine.backlog <= 5)
@@ -225,5 +229,24 @@ struct PublishMachineTests {
         let j = try OutboxJournal.parse(Array(text.utf8), file: "o")
         #expect(j.entries == l.machine.entries)
         #expect(text.utf8.count < 4 * max(2000, l.machine.backlogBytes))
+    }
+}
+
+@Suite("PublishMachine: samples under --outbox-max")
+struct PublishMachineSamplesLimitTests {
+    @Test("samples messages are dropped before any batch message, oldest first")
+    func samplesFirst() {
+        var l = SimulatedLink.limited(toBatchMessages: 6)
+        // Interleaved as the observer sends them: batch 1, samples 1, batch 2, samples 2, ...
+        for i in 1...4 {
+            l.send(1, kind: .batch, from: i)
+            l.send(1, kind: .samples, from: i)
+        }
+        let kinds = l.machine.entries.map(\.kind)
+        #expect(kinds.filter { $0 == .batch }.count == 4, "no batch message dropped while samples remain: \(kinds)")
+        let samples = l.machine.entries.filter { $0.kind == .samples }.map { Int($0.payload.dropFirst(7).dropLast())! }
+        #expect(samples == Array((5 - samples.count)...4), "the newest samples are kept")
+        #expect(l.machine.dropped == 4 - samples.count)
+        #expect(l.machine.dropped > 0)
     }
 }

@@ -38,7 +38,8 @@ enum CaptureCommand {
             continues into a new recording. Stops within milliseconds at any latency, always
             leaving the sensor idle. Logs one line per event on stderr (syslog <N> prefixes under
             systemd's journal); --ndjson prints one JSON object per batch on stdout.
-            --publish URL also sends every batch, event and the summary to an MQTT broker through
+            --publish URL also sends every batch, event and the summary (and with --publish-samples
+            each batch's samples) to an MQTT broker through
             an on-disk outbox beside the recording (docs/fleet.md); the network is served in the
             batch wake-ups only, and a broker that is down never stops the capture.
             """,
@@ -304,7 +305,8 @@ enum CaptureCommand {
         do {
             if let config = publishing {
                 let publisher = try PublishOptions.publisher(config, io: io)
-                var recorder = SessionRecorder(settings: settings, observer: PublishingObserver(inner: sessionOutput, publisher: publisher, session: plan.session))
+                var recorder = SessionRecorder(settings: settings, observer: PublishingObserver(inner: sessionOutput, publisher: publisher, session: plan.session,
+                                                                                                  samples: config.publishSamples ? settings.sensors : nil))
                 defer {
                     let left = publisher.finish(deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
                     if left > 0 { io.err("publish: \(left) messages are not acknowledged yet; they stay in the outbox \(config.outboxPath) and are sent by the next run") }

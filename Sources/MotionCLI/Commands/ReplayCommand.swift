@@ -128,7 +128,12 @@ enum ReplayCommand {
         }
         let log = ServiceLog.forStandardError(isTerminal: io.stderrIsTerminal)
         let output = SessionOutput(io: io, log: log, ndjson: args.flag("ndjson"), session: session)
-        let observer = PublishingObserver(inner: output, publisher: publisher, session: session)
+        // The recording's sensors are the published samples' columns (as capture's devices are).
+        var sampleSensors: SensorSet?
+        if config.publishSamples {
+            do { sampleSensors = try RecordingReader(path: path).header.sensors } catch { throw CLIError.failure("\(error)") }
+        }
+        let observer = PublishingObserver(inner: output, publisher: publisher, session: session, samples: sampleSensors)
         var signalled = false
         let recorder: SessionRecorder<PublishingObserver<SessionOutput>>
         do {

@@ -13,6 +13,8 @@ import Glibc
 /// from the files at start), and writes per board (docs/fleet.md, "collect"):
 /// - `DIR/<board>/<session>.ndjson`: every batch, event and summary message, one line each, in
 ///   arrival order, appended and `fsync`ed once per loop pass;
+/// - `DIR/<board>/<session>.samples.csv`: the `samples` messages' samples as a MotionBatch
+///   recording (``CollectedSamples``), appended and `fsync`ed once per loop pass;
 /// - `DIR/<board>/<session>.summary.json`: the session's summary message (atomically);
 /// - `DIR/<board>/status.json`: the latest status with the time it was received (atomically).
 /// Session files not written to for longer than the retention are deleted.
@@ -64,6 +66,7 @@ public final class FleetCollector {
     private var ledger = DedupeLedger()
     private var files: [String: FileDescriptor] = [:]
     private var touched: Set<String> = []
+    private let samples = CollectedSamples()
     private let log: (String) -> Void
     private var client: MQTTClient?
     private var failures = 0
@@ -88,6 +91,9 @@ public final class FleetCollector {
         for b in boards where !b.isRegularFile && FleetTopics.isValidBoardID(b.name) {
             let bdir = dir + "/" + b.name
             guard let entries = try? Directory.entries(of: bdir) else { continue }
+            for e in entries where e.isRegularFile && CollectedSamples.parse(fileName: e.name) != nil {
+                try samples.restore(board: b.name, path: bdir + "/" + e.name, name: e.name)
+            }
             for e in entries where e.isRegularFile && e.name.hasSuffix(".ndjson") {
                 let session = String(e.name.dropLast(7))
                 let path = bdir + "/" + e.name
@@ -130,6 +136,7 @@ public final class FleetCollector {
         _ = try? client?.step(timeoutMilliseconds: 50)
         client = nil
         flush()
+        samples.closeAll()
     }
 
     /// One loop pass. - Returns: whether anything arrived.
@@ -220,6 +227,7 @@ public final class FleetCollector {
                 writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(WallClock.nanoseconds()))\",\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
                 return
             }
+            if m.kind == .samples { return receiveSamples(m, directory: bdir) }
             guard ledger.take(board: m.board, session: m.session, sequence: m.sequence) else { counters.duplicates += 1; return }
             counters.accepted += 1
             let path = bdir + "/" + m.session + ".ndjson"
@@ -228,7 +236,30 @@ public final class FleetCollector {
                 try fd.write(Array((m.payload + "\n").utf8))
                 touched.insert(path)
             } catch { log("collect: writing \(path) failed: \(error)") }
-            if m.kind == .summary { writeAtomic(m.payload + "\n", to: bdir + "/" + m.session + ".summary.json", board: bdir) }
+            if m.kind == .summary {
+                writeAtomic(m.payload + "\n", to: bdir + "/" + m.session + ".summary.json", board: bdir)
+                samples.close(board: m.board, session: m.session)
+            }
+        }
+    }
+
+    /// A `samples` message: deduplicated by its sequence number (apart from the session's other
+    /// messages, whose numbers it shares) and by its timestamps, then appended to the recording.
+    private func receiveSamples(_ m: ReceivedMessage, directory: String) {
+        guard ledger.take(board: m.board, session: m.session + "/samples", sequence: m.sequence) else { counters.duplicates += 1; return }
+        let name = "\(m.board)/samples seq \(m.sequence) of session \(m.session)"
+        do {
+            let decoded = try FleetSamples.decode(m.payload, name: name)
+            switch try samples.append(decoded, board: m.board, session: m.session, directory: directory) {
+            case .written: counters.accepted += 1
+            case .duplicate: counters.duplicates += 1
+            }
+        } catch let e as FleetError {
+            counters.rejected += 1
+            log("collect: rejected \(e)")
+        } catch {
+            counters.rejected += 1
+            log("collect: writing \(name) failed: \(error)")
         }
     }
 
@@ -250,7 +281,9 @@ public final class FleetCollector {
     private func flush() {
         for p in touched { do { try files[p]?.sync() } catch { log("collect: fsync \(p) failed: \(error)") } }
         touched.removeAll()
+        for p in samples.sync() { log("collect: \(p)") }
         if files.count > 256 { files.removeAll() }
+        if samples.openCount > 256 { samples.closeAll() }
     }
 
     private func applyRetention(now: Int64) {
@@ -265,6 +298,11 @@ public final class FleetCollector {
                 files[base + ".ndjson"] = nil
                 try? Directory.removeFile(base + ".ndjson")
                 try? Directory.removeFile(base + ".summary.json")
+                let session = String(e.name.dropLast(7))
+                for f in (try? Directory.entries(of: bdir)) ?? [] where CollectedSamples.parse(fileName: f.name)?.session == session {
+                    try? Directory.removeFile(bdir + "/" + f.name)
+                }
+                samples.forget(board: b.name, session: session)
                 counters.expired += 1
                 log("collect: deleted \(b.name)/\(e.name) (older than the retention)")
             }

@@ -22,6 +22,8 @@ public final class FleetPublisher {
         public var session: String
         /// The outbox file.
         public var outboxPath: String
+        /// Whether each batch's samples are published too (`--publish-samples`; the observer's part).
+        public var publishSamples = false
         /// The machine's settings.
         public var settings = PublishMachine.Settings()
         /// The MQTT keepalive, s: at least the batch latency (so that it never needs a wake-up of its own).
@@ -72,6 +74,9 @@ public final class FleetPublisher {
             perform(machine.handle(.enqueue(message, topic: topics.topic(message.kind))), now: MonotonicClock.nanoseconds())
         }
     }
+
+    /// Logs `event` as the publisher's own events are.
+    public func report(_ event: PublishEvent) { log(event) }
 
     /// The wake-up: syncs the journal, connects when due, publishes, and reads the
     /// acknowledgements that arrived since the last wake-up (non-blocking).

@@ -5,8 +5,9 @@ import MotionSystem
 /// A session observer that publishes what the session reports and passes it on to `inner`
 /// (the command line's NDJSON, log and live view): each batch report, event and the session
 /// summary become a fleet message (``FleetMessage``; the same objects as `--ndjson`), the
-/// pauses and losses the board's retained status. The publisher's wake-up runs in the batch's
-/// (and the event's) own wake-up.
+/// pauses and losses the board's retained status; with ``samples`` set (`--publish-samples`),
+/// each batch's samples too (``FleetSamples``, after the batch message, with its sequence
+/// number). The publisher's wake-up runs in the batch's (and the event's) own wake-up.
 public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
     /// Who is told as well.
     public var inner: Inner
@@ -14,12 +15,16 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
     public let publisher: FleetPublisher
     /// The session id.
     public let session: String
+    /// The columns of published samples, nil to publish none.
+    public let samples: SensorSet?
 
     /// Creates the observer; the board is announced `online`.
-    public init(inner: Inner, publisher: FleetPublisher, session: String) {
+    /// - Parameter samples: the sensors whose samples are published with each batch (nil: none).
+    public init(inner: Inner, publisher: FleetPublisher, session: String, samples: SensorSet? = nil) {
         self.inner = inner
         self.publisher = publisher
         self.session = session
+        self.samples = samples
         publisher.send(FleetMessage.status(.online, board: publisher.configuration.board, session: session))
     }
 
@@ -28,6 +33,19 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
     public mutating func batch(_ report: BatchReport) {
         inner.batch(report)
         publisher.send(FleetMessage.wrap(.batch, board: board, report.json))
+        publisher.wake(now: MonotonicClock.nanoseconds())
+    }
+
+    public mutating func batch(_ report: BatchReport, samples batch: SampleBatch) {
+        inner.batch(report, samples: batch)
+        publisher.send(FleetMessage.wrap(.batch, board: board, report.json))
+        if let sensors = samples {
+            do throws(FleetError) {
+                publisher.send(try FleetSamples.message(batch, sensors: sensors, board: board, session: session, sequence: report.sequence))
+            } catch {
+                publisher.report(.samplesSkipped(sequence: report.sequence, problem: error.description))
+            }
+        }
         publisher.wake(now: MonotonicClock.nanoseconds())
     }
 

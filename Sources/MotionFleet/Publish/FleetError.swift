@@ -9,6 +9,9 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidBoardID(String)
     /// A file of the fleet (outbox, collected NDJSON) is malformed at `line`, `column`.
     case malformed(file: String, line: Int, column: Int, problem: String)
+    /// A `samples` message (named by `message`) cannot be encoded or read back: at the batch's
+    /// `row` (1-based) and field `column` when they are known.
+    case samples(message: String, row: Int?, column: Int?, problem: String)
     /// A file could not be read or written.
     case io(String)
 
@@ -21,6 +24,8 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidBoardID(let id):
             "invalid board id \(DiagnosticText.quoted(id)): use 1-64 letters, digits, '-' or '_'"
         case let .malformed(file, line, column, problem): "\(file):\(line):\(column): \(problem)"
+        case let .samples(message, row, column, problem):
+            "\(message)" + (row.map { ", row \($0)" } ?? "") + (column.map { ", column \($0)" } ?? "") + ": \(problem)"
         case .io(let s): s
         }
     }

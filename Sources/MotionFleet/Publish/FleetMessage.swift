@@ -12,6 +12,8 @@ public struct FleetMessage: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         /// A delivered batch (``MotionSession/BatchReport``).
         case batch
+        /// A delivered batch's samples (``FleetSamples``; `--publish-samples`).
+        case samples
         /// A session event (``MotionSession/SessionEvent``).
         case event
         /// A recording or session summary.

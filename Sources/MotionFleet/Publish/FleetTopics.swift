@@ -1,5 +1,6 @@
 /// The topics of one board under a prefix (README, "Fleet: topics"):
-/// `PREFIX/<board>/batch` (one message per delivered batch), `PREFIX/<board>/event` (session
+/// `PREFIX/<board>/batch` (one message per delivered batch), `PREFIX/<board>/samples` (its
+/// samples, with `--publish-samples`), `PREFIX/<board>/event` (session
 /// events), `PREFIX/<board>/summary` (recording and session summaries), `PREFIX/<board>/status`
 /// (retained: online, paused, lost, offline, the last one also as the broker's last will).
 public struct FleetTopics: Sendable, Equatable {

@@ -13,6 +13,8 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
     case dropped(count: Int, total: Int)
     /// The outbox file was rewritten with only the `entries` not yet acknowledged.
     case compacted(entries: Int)
+    /// A batch's samples were not published (`--publish-samples`): `problem` says why.
+    case samplesSkipped(sequence: Int, problem: String)
     /// Writing the outbox failed (the message is still sent from memory).
     case journalFailed(String)
 
@@ -25,8 +27,9 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
         case let .connectFailed(p, retry): return "publish: cannot connect: \(p); retrying in \(s(retry)) (the capture goes on)"
         case let .connectionLost(p, retry): return "publish: connection lost: \(p); retrying in \(s(retry))"
         case let .refused(topic, reason): return "publish: the broker refused \(topic) (\(reason)): the ACL does not allow this board to publish there"
-        case let .dropped(count, total): return "publish: the outbox is full (--outbox-max): dropped the \(count) oldest batch messages (\(total) so far)"
+        case let .dropped(count, total): return "publish: the outbox is full (--outbox-max): dropped the \(count) oldest samples or batch messages (\(total) so far)"
         case .compacted(let n): return "publish: outbox compacted (\(n) messages not yet acknowledged)"
+        case let .samplesSkipped(seq, problem): return "publish: the samples of batch \(seq) are not published: \(problem)"
         case .journalFailed(let why): return "publish: the outbox could not be written (\(why)); unsent messages would be lost in a crash"
         }
     }

@@ -9,8 +9,8 @@
 ///   published, and leaves the outbox only when acknowledged (or refused, or dropped);
 /// - messages are published in order, oldest first, at most ``Settings/inFlightLimit`` unacknowledged;
 ///   after a lost connection every unacknowledged one is published again, in order;
-/// - over ``Settings/outboxMaxBytes`` the oldest `batch` messages are dropped first and counted,
-///   then `event` messages; summaries never;
+/// - over ``Settings/outboxMaxBytes`` the oldest `samples` messages are dropped first and
+///   counted, then the oldest `batch` messages, then `event` messages; summaries never;
 /// - reconnection with exponential back-off from ``Settings/firstRetryNanoseconds`` capped at
 ///   ``Settings/reconnectMaxNanoseconds``, attempted only in a wake-up (no timer of its own);
 /// - the journal is compacted when its dead records outweigh the live ones.
@@ -260,7 +260,7 @@ public struct PublishMachine: Sendable {
     private mutating func enforceLimit(into out: inout [Action]) {
         guard let max = settings.outboxMaxBytes, liveBytes > max else { return }
         var count = 0
-        for kind in [FleetMessage.Kind.batch, .event] {
+        for kind in [FleetMessage.Kind.samples, .batch, .event] {
             var p = head
             while liveBytes > max, p < removedFront + storage.count {
                 if let e = storage[p - removedFront], e.kind == kind {

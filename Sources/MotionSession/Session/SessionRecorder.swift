@@ -7,10 +7,18 @@ import MotionSystem
 public protocol SessionObserver {
     /// A batch was delivered (and written).
     mutating func batch(_ report: BatchReport)
+    /// A batch was delivered (and written), with its samples (default: ``batch(_:)``; an
+    /// observer that needs the samples, such as MotionFleet's `--publish-samples`, implements it).
+    mutating func batch(_ report: BatchReport, samples: SampleBatch)
     /// Something to log.
     mutating func event(_ event: SessionEvent, sequence: Int)
     /// The session ended; its summary.
     mutating func finished(_ summary: SessionSummary, sequence: Int)
+}
+
+extension SessionObserver {
+    /// Tells ``batch(_:)``.
+    public mutating func batch(_ report: BatchReport, samples: SampleBatch) { batch(report) }
 }
 
 /// The driver of a ``SessionMachine`` and the capture's sink (``MotionIIO/CaptureSink``): it feeds
@@ -24,6 +32,8 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     /// Who is told.
     public var observer: Observer
     private var writer: RecordingWriter?
+    /// The batch being fed (handed to the observer with its report).
+    private var delivering: SampleBatch?
     private let bootID: String?
 
     /// Creates a recorder.
@@ -46,7 +56,7 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
 
     public mutating func write(_ batch: SampleBatch, progress: CaptureMachine.Progress) throws {
         let c: ClockReading? = machine.settings.output == .none ? nil : clock
-        try run(machine.handle(.batch(batch, progress, clock: c)))
+        try feed(.batch(batch, progress, clock: c))
     }
 
     public mutating func mark(_ mark: CaptureMachine.Mark) throws {
@@ -60,6 +70,8 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
 
     /// Feeds a whole stream through the machine without a device (tests, a replay that records).
     public mutating func feed(_ input: SessionMachine.Input) throws {
+        if case .batch(let b, _, _) = input { delivering = b }
+        defer { delivering = nil }
         try run(machine.handle(input))
     }
 
@@ -113,7 +125,11 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
                 for p in paths { try Directory.removeFile(p) }
                 return .done(fileBytes: nil)
             case .report(let r):
-                observer.batch(r)
+                if let b = delivering, b.samples.first?.timestamp == r.firstSample, b.count == r.samples {
+                    observer.batch(r, samples: b)
+                } else {
+                    observer.batch(r)
+                }
             case let .log(e, sequence):
                 observer.event(e, sequence: sequence)
             case let .finished(s, sequence):
