@@ -23,19 +23,19 @@ struct EvalStepsCommandTests {
 
     @Test func crossValidationJSONNamesItsFoldsAndJudgesThem() throws {
         let dir = try SyntheticDatasets.write()
-        let r = runCLI(["eval", "steps", dir, "--hold-out", "bangle:0_drive.csv", "--hold-out", "oxford:Bob", "--json"])
+        let r = runCLI(["eval", "steps", dir, "--hold-out", "bangle:numbered", "--hold-out", "oxford:Bob", "--json"])
         #expect(r.code == 0, "\(r.err)")
         let o = try Self.json(r.out)
         let cv = try #require(o["cross_validation"] as? [String: Any])
         let folds = try #require(cv["folds"] as? [[String: Any]])
-        #expect(folds.compactMap { $0["held_out"] as? String } == ["bangle:0_drive.csv", "oxford:Bob"])
+        #expect(folds.compactMap { $0["held_out"] as? String } == ["bangle:numbered", "oxford:Bob"])
         #expect((folds.first?["parameters"] as? [String: Double])?.keys.contains("maxIntervalRatio") == true)
         #expect(cv["configurations_counted"] as? Int == 72 && cv["wall_seconds"] is Double)
         let rides = try #require(o["rough_rides"] as? [[String: Any]])
         #expect(rides.compactMap { $0["scale"] as? Double } == [1.5, 2] && rides.allSatisfy { ($0["files"] as? [[String: Any]])?.count == 2 })
         #expect(o["max_activity_hold_bound_s"] as? Double == 64)
         let cvFiles = try #require(cv["sets"] as? [[String: Any]]).flatMap { $0["files"] as? [[String: Any]] ?? [] }
-        #expect(Set(cvFiles.compactMap { $0["unit"] as? String }) == ["bangle:0_drive.csv", "oxford:Bob"])
+        #expect(Set(cvFiles.compactMap { $0["unit"] as? String }) == ["bangle:numbered", "oxford:Bob"])
         #expect(o["targets"] is [[String: Any]] && o["in_sample_targets"] is [[String: Any]] && o["all_targets_met"] is Bool)
     }
 
@@ -63,7 +63,7 @@ struct EvalStepsCommandTests {
     @Test func aMissedTargetFailsWithCheck() throws {
         // A synthetic vehicle rocking like steps: false steps beyond any target.
         let dir = try SyntheticDatasets.write(vehicleRocks: true)
-        let r = runCLI(["eval", "steps", dir, "--hold-out", "bangle:0_drive.csv", "--check"])
+        let r = runCLI(["eval", "steps", dir, "--hold-out", "bangle:numbered", "--check"])
         #expect(r.code == 1 && r.err.contains("targets not met"), "\(r.err)")
         #expect(r.out.contains("NOT MET"))
     }

@@ -65,7 +65,11 @@ public struct StepCounter: Sendable {
     private var trough = 0.0
     private var pendingTime = Int64.min
     private var pendingAmplitude = 0.0
+    /// The pending peak's sub-grid offset (ns, within ±20 ms): see ``StepPeakRefinement``.
+    private var pendingOffset: Int64 = 0
     private var hasPending = false
+    /// The refined times of the newest candidates, by their grid times (what the rhythm logic decides on).
+    private var refinement = StepPeakRefinement()
     // Rhythm.
     private var held = StepHoldBuffer()
     private var walking = false
@@ -166,7 +170,7 @@ public struct StepCounter: Sendable {
             if hasPending {
                 // The signal stops here: the last candidate cannot be merged with anything later.
                 hasPending = false
-                accept(time: pendingTime, amplitude: pendingAmplitude, into: &steps)
+                accept(time: pendingTime, offset: pendingOffset, amplitude: pendingAmplitude, into: &steps)
             }
             restart(origin: v)
             feed(k, v, into: &steps)
@@ -198,7 +202,7 @@ public struct StepCounter: Sendable {
         binCount = 0
         if hasPending {
             hasPending = false
-            accept(time: pendingTime, amplitude: pendingAmplitude, into: &steps)
+            accept(time: pendingTime, offset: pendingOffset, amplitude: pendingAmplitude, into: &steps)
         }
         // The next bin restarts the analysis (see closeBin).
         gridIndex = Int64.min
@@ -230,19 +234,17 @@ public struct StepCounter: Sendable {
             trough = Swift.min(trough, x1)
             if hasPending && t - pendingTime >= configuration.minStepInterval {
                 hasPending = false
-                accept(time: pendingTime, amplitude: pendingAmplitude, into: &steps)
+                accept(time: pendingTime, offset: pendingOffset, amplitude: pendingAmplitude, into: &steps)
             }
             if x1 > x2 && x1 >= x {
                 let amplitude = x1 - trough
                 trough = x1
                 if amplitude >= configuration.minSwing {
-                    if !hasPending {
+                    if !hasPending || amplitude > pendingAmplitude {
                         hasPending = true
                         pendingTime = t
                         pendingAmplitude = amplitude
-                    } else if amplitude > pendingAmplitude {
-                        pendingTime = t
-                        pendingAmplitude = amplitude
+                        pendingOffset = StepPeakRefinement.offset(before: x2, peak: x1, after: x, period: Self.gridPeriod)
                     }
                 }
             }
@@ -277,7 +279,8 @@ public struct StepCounter: Sendable {
     }
 
     /// A candidate step (merged peak) is final: count it, defer it, hold it, or confirm a run.
-    private mutating func accept(time t: Int64, amplitude: Double, into steps: inout [Int64]) {
+    private mutating func accept(time t: Int64, offset: Int64, amplitude: Double, into steps: inout [Int64]) {
+        refinement.record(time: t, offset: offset)
         let c = configuration
         if walking {
             // The rhythm is measured from the last candidate that kept it (counted or deferred).
@@ -316,7 +319,7 @@ public struct StepCounter: Sendable {
                     for k in 0..<deferredCount {
                         let (time, swing) = k == 0 ? (deferredTimes.0, deferredSwings.0) : (deferredTimes.1, deferredSwings.1)
                         if t - time > c.maxHold { continue }
-                        steps.append(time)
+                        steps.append(refinement.refined(time))
                         count += 1
                         typicalSwing = 0.8 * typicalSwing + 0.2 * swing
                         lastCounted = time
@@ -325,11 +328,12 @@ public struct StepCounter: Sendable {
                 } else if d >= 1.6 * period {
                     // About two periods since the last step: one step in the rhythm left no clear peak
                     // (common at the wrist); count it half-way.
-                    steps.append(lastCounted + (t - lastCounted) / 2)
+                    let a = refinement.refined(lastCounted), b = refinement.refined(t)
+                    steps.append(a + (b - a) / 2)
                     count += 1
                 }
                 let e = Double(t - lastCounted)
-                steps.append(t)
+                steps.append(refinement.refined(t))
                 count += 1
                 if e < 1.6 * period { period = 0.8 * period + 0.2 * e }
                 typicalSwing = 0.8 * typicalSwing + 0.2 * amplitude
@@ -397,7 +401,7 @@ public struct StepCounter: Sendable {
         // Confirmed: release every held candidate with its own timestamp.
         var swings = 0.0
         for i in 0..<held.count {
-            steps.append(held.time(i))
+            steps.append(refinement.refined(held.time(i)))
             swings += held.amplitude(i)
         }
         count += held.count

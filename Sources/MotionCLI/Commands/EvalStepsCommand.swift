@@ -24,7 +24,8 @@ enum EvalStepsCommand {
             the set, divided by its duration), the bout test (the Oxford walks cut into bouts of 4-20 \
             steps between real still pieces: share of bout steps matched by a counted step) and slow \
             walks (the walks at 0.8 times the cadence and half the motion, a check). \
-            Cross-validation: leave one unit out (an Oxford subject, or one Bangle.js recording), \
+            Cross-validation: leave one source out (an Oxford subject, or a Bangle.js wearer group: \
+            the HughB files, the numbered files), \
             grid search of the tuned parameters on the rest, the held-out unit counted with the \
             choice; the targets judge the cross-validated figures (about 50 s, release build). \
             Rough rides: the non-walking recordings with their motion x1.5 and x2, false steps per hour \
@@ -37,7 +38,7 @@ enum EvalStepsCommand {
                 .flag("json", help: "Print one JSON object instead of tables."),
                 .flag("check", help: "Exit with status 1 when a cross-validated target is not met."),
                 .flag("in-sample", help: "Skip the cross-validation: in-sample tables only (targets not judged)."),
-                .option("hold-out", value: "UNIT", help: "Cross-validate only these folds (repeatable; e.g. oxford:Jamie, bangle:100.csv).", repeated: true),
+                .option("hold-out", value: "UNIT", help: "Cross-validate only these folds (repeatable; e.g. oxford:Jamie, bangle:numbered).", repeated: true),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
                 .option("sweep", value: "NAME=V1,V2,...", help: "Instead of tables, one in-sample summary line per value of a parameter (repeatable).", repeated: true),
                 .option("amplitude-scale", value: "K", help: "Robustness experiment: scale every recording's motion (acceleration minus its mean) by K before counting (default 1)."),
@@ -115,11 +116,11 @@ enum EvalStepsCommand {
                 status("")
                 let finished = MonotonicClock.nanoseconds()
                 let loadSeconds = Double(loaded - started) / 1e9, cvSeconds = Double(finished - loaded) / 1e9
-                let verdicts = StepEvaluation.verdicts(result.crossValidated)
-                let ok = verdicts.allSatisfy(\.met)
                 // The rougher-vehicle check (already rough when the corpus itself is scaled).
                 let rides: [RoughRideEvaluation.Scale]
                 do { rides = scale == 1 ? try RoughRideEvaluation.run(corpus, configuration: config) : [] } catch { throw fail(error) }
+                let verdicts = StepEvaluation.verdicts(result.crossValidated) + [RoughRideEvaluation.verdict(rides)].compactMap { $0 }
+                let ok = verdicts.allSatisfy(\.met)
                 if args.flag("json") {
                     io.out(json(result, corpus: corpus, rides: rides, loadSeconds: loadSeconds, cvSeconds: cvSeconds))
                 } else {
@@ -220,6 +221,8 @@ enum EvalStepsCommand {
             io.out(line)
         }
         io.out("  (latency_s: the counter's own, judged; hold_s: the extra hold for the activity classifier's vehicle decision, reported: longest \(f(r.maxActivityHoldSeconds, 2)) s)")
+        let g = r.gait
+        io.out("  counter vs classifier (reported): \(f(g.silentGaitSeconds, 1)) s of \(f(g.gaitSeconds, 1)) s walking/running without a step for over \(f(GaitAgreement.silenceSeconds, 0)) s (\(f(g.silentPercent, 2)) %, longest \(f(g.longestSilenceSeconds, 1)) s); \(g.stepsOutsideGait) of \(g.steps) steps outside walking/running (\(f(g.outsidePercent, 2)) %)")
         let inSample = StepEvaluation.verdicts([r])
         let crossValidated = cv.map { StepEvaluation.verdicts([$0]) }
         for (i, v) in inSample.enumerated() {
@@ -238,6 +241,10 @@ enum EvalStepsCommand {
         case .oxford:
             // Per device/user group (first two name parts), to show how the error spreads across held-out groups.
             io.out("  by phone_user: " + r.mapeByGroup(\.phoneAndUser).map { "\($0.group) MAPE \(f($0.mape))% (\($0.files))" }.joined(separator: ", "))
+            io.out("  by position: " + r.mapeByGroup(\.position).map { "\($0.group) MAPE \(f($0.mape))% (\($0.files))" }.joined(separator: ", "))
+            if let cv {
+                io.out("  by position, cross-validated: " + cv.mapeByGroup(\.position).map { "\($0.group) MAPE \(f($0.mape))% (\($0.files))" }.joined(separator: ", "))
+            }
         case .bouts:
             func figures(_ x: StepEvaluation.SetResult) -> String {
                 "\(f(100 * (x.boutRecall ?? 0), 1)) % of bout steps matched by a counted step, \(f(100 * (x.boutCountRecall ?? 0), 1)) % counted "
@@ -263,7 +270,7 @@ enum EvalStepsCommand {
     /// The rougher-vehicle lines: per scale, false steps per hour with the counter alone and with
     /// the vehicle gating, and per recording with any.
     static func roughRides(_ rides: [RoughRideEvaluation.Scale], io: CommandIO) {
-        io.out("== Rough rides (the non-walking recordings with their motion x\(rides.map { StepFormatting.jsonNumber($0.scale) }.joined(separator: ", x")); a check, no target)")
+        io.out("== Rough rides (the non-walking recordings with their motion x\(rides.map { StepFormatting.jsonNumber($0.scale) }.joined(separator: ", x")); the x2 gated figure has a target)")
         for r in rides {
             let v = r.vehicleFalseSteps
             var line = "  x\(StepFormatting.jsonNumber(r.scale)): false steps \(f(r.counterAlonePerHour)) /h counter alone, \(f(r.gatedPerHour)) /h gated"
@@ -274,6 +281,9 @@ enum EvalStepsCommand {
             }
             io.out(line)
         }
+        if let v = RoughRideEvaluation.verdict(rides) {
+            io.out("  target \(pad(v.name, 30)) \(f(v.value, 2)) \(v.comparison.rawValue) \(f(v.target, 2))  \(v.met ? "met" : "NOT MET")")
+        }
         io.out("")
     }
 
@@ -281,7 +291,7 @@ enum EvalStepsCommand {
     static func report(_ result: StepCrossValidation.Result, corpus: StepCorpus, units: [String], loadSeconds: Double, cvSeconds: Double, io: CommandIO) {
         let oxford = units.filter { $0.hasPrefix("oxford:") }.count
         io.out("== Cross-validation")
-        io.out("  units: \(units.count) (\(oxford) Oxford subjects, \(units.count - oxford) Bangle.js recordings); folds run: \(result.folds.count)")
+        io.out("  sources (left out one at a time): \(units.count) (\(oxford) Oxford subjects, \(units.count - oxford) Bangle.js recordings); folds run: \(result.folds.count)")
         io.out("  search: every point of the grid (\(result.space.gridSize)) over " + result.space.dimensions.map { "\($0.name) {\($0.values.map(StepFormatting.jsonNumber).joined(separator: ","))}" }.joined(separator: ", "))
         io.out("  rule: fewest missed training targets (oxford MAPE, bangle MAPE, non-walking false/h, bout recall), then the smallest largest figure/target, then the lowest sum")
         io.out("  \(result.configurationsCounted) configurations counted on the whole corpus (\(corpus.recordings.count) recordings, \(corpus.recordings.map(\.samples.count).reduce(0, +)) samples)")
@@ -317,7 +327,7 @@ enum EvalStepsCommand {
             return "{\"scale\":\(n(r.scale)),\"counter_alone_false_steps_per_hour\":\(n(r.counterAlonePerHour)),\"gated_false_steps_per_hour\":\(n(r.gatedPerHour)),\"files\":[\(files.joined(separator: ","))]}"
         }
         o += "\"rough_rides\":[\(rideJSON.joined(separator: ","))],\"max_activity_hold_bound_s\":\(n(activityHoldBoundSeconds)),"
-        let verdicts = StepEvaluation.verdicts(result.crossValidated)
+        let verdicts = StepEvaluation.verdicts(result.crossValidated) + [RoughRideEvaluation.verdict(rides)].compactMap { $0 }
         o += "\"targets\":\(verdictsJSON(verdicts)),\"in_sample_targets\":\(verdictsJSON(StepEvaluation.verdicts(result.inSample))),"
         return o + "\"all_targets_met\":\(verdicts.allSatisfy(\.met))}"
     }
@@ -336,6 +346,7 @@ enum EvalStepsCommand {
             let files = r.files.map { x -> String in
                 var o = "{\"path\":\(q(x.path)),\"activity\":\(q(x.activity)),\"unit\":\(q(x.unit)),\"truth\":\(x.truth),\"counted\":\(x.counted),"
                 o += "\"error_percent\":\(x.errorPercent.map(n) ?? "null"),\"duration_s\":\(n(x.durationSeconds)),\"max_latency_s\":\(n(x.maxLatencySeconds)),\"max_activity_hold_s\":\(n(x.maxActivityHoldSeconds))"
+                if let g = x.gait { o += ",\"gait_s\":\(n(g.gaitSeconds)),\"silent_gait_s\":\(n(g.silentGaitSeconds)),\"steps_outside_gait\":\(g.stepsOutsideGait)" }
                 if let m = x.matching { o += ",\"matched\":\(m.matched),\"precision\":\(n(m.precision)),\"recall\":\(n(m.recall)),\"offset_s\":\(n(Double(m.offset) / 1e9))" }
                 if !x.bouts.isEmpty {
                     o += ",\"bouts\":\(x.bouts.count),\"bout_truth\":\(x.bouts.map(\.truth).reduce(0, +)),\"bout_steps_counted\":\(x.boutStepsCounted),"
@@ -347,6 +358,8 @@ enum EvalStepsCommand {
             o += "\"mape_percent\":\(n(r.mape)),\"max_abs_error_percent\":\(n(r.maxAbsErrorPercent)),"
             o += "\"precision\":\(r.precision.map(n) ?? "null"),\"recall\":\(r.recall.map(n) ?? "null"),"
             o += "\"false_steps\":\(r.falseSteps),\"false_steps_per_hour\":\(n(r.falseStepsPerHour)),\"max_latency_s\":\(n(r.maxLatencySeconds)),\"max_activity_hold_s\":\(n(r.maxActivityHoldSeconds))"
+            let g = r.gait
+            o += ",\"gait_s\":\(n(g.gaitSeconds)),\"silent_gait_s\":\(n(g.silentGaitSeconds)),\"longest_silence_s\":\(n(g.longestSilenceSeconds)),\"steps_outside_gait\":\(g.stepsOutsideGait)"
             if r.set == .bouts {
                 o += ",\"bouts\":\(r.boutCount),\"bout_truth\":\(r.boutTruth),\"bout_recall\":\(r.boutRecall.map(n) ?? "null"),\"bout_count_recall\":\(r.boutCountRecall.map(n) ?? "null"),"
                 o += "\"bout_excess\":\(r.boutExcess),\"pause_steps_per_hour\":\(n(r.pauseStepsPerHour))"

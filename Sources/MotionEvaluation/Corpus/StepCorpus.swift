@@ -30,6 +30,14 @@ public struct StepCorpus: Sendable {
     /// Bangle.js `still` and `desk` (its quiet stretches only: it also holds 66 steps), the ST
     /// `stationary` log, and HAPT's `sitting` and `standing` runs.
     public static let stillActivities: Set<String> = ["still", "desk", "stationary"]
+
+    /// The cross-validation source of a Bangle.js recording (file name): the wearer group, as the
+    /// folder names it: `bangle:HughB` for the files named after their wearer, `bangle:numbered`
+    /// for the numbered ones (another wearer or wearers). Leaving one out tunes the wrist figures
+    /// on the other group only.
+    public static func bangleSource(_ fileName: String) -> String {
+        fileName.contains("HughB") ? "bangle:HughB" : "bangle:numbered"
+    }
     /// The HAPT labels used as still pieces.
     public static let stillLabels: Set<String> = ["sitting", "standing"]
 
@@ -70,7 +78,7 @@ public struct StepCorpus: Sendable {
                                                     declaredRateHz: r.header.declaredRate, samples: r.samples))
                 } else {
                     recordings.append(StepRecording(path: row.path, sourcePath: row.path, set: activity == "walking" ? .bangleWalks : .nonWalking,
-                                                    activity: activity, unit: "bangle:" + name, truth: truth,
+                                                    activity: activity, unit: Self.bangleSource(name), truth: truth,
                                                     declaredRateHz: r.header.declaredRate, samples: r.samples))
                 }
                 if stillActivities.contains(activity) {

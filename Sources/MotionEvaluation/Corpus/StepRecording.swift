@@ -12,7 +12,7 @@ public struct StepRecording: Sendable {
     public var set: StepEvaluation.Set
     /// Activity from the manifest (`walking`, `vehicle`, …; `bouts` for bout recordings).
     public var activity: String
-    /// The cross-validation unit (``StepCrossValidation``): `oxford:<subject>`, or `bangle:<file>`.
+    /// The cross-validation unit (``StepCrossValidation``): `oxford:<subject>`, or a Bangle.js wearer group (``StepCorpus/bangleSource(_:)``).
     public var unit: String
     /// True steps in the whole recording.
     public var truth: Int

@@ -47,6 +47,15 @@ public struct RoughRideEvaluation: Sendable {
     /// The scales `eval steps` reports.
     public static let standardScales = [1.5, 2.0]
 
+    /// The target on the roughest ride (x2): false steps per hour with the vehicle gating at most
+    /// ``StepEvaluation/Target/falseStepsPerHour``; nil without that scale.
+    public static func verdict(_ scales: [Scale]) -> TargetVerdict? {
+        scales.first { $0.scale == 2 }.map {
+            TargetVerdict(set: "rough_rides", name: "gated_false_steps_per_hour_x2", value: $0.gatedPerHour,
+                          target: StepEvaluation.Target.falseStepsPerHour, comparison: .atMost)
+        }
+    }
+
     /// Counts the non-walking recordings of `corpus` (taken as they are: pass a corpus loaded at
     /// scale 1) at each of `scales` with `configuration`.
     /// - Precondition: every scale is finite and > 0.

@@ -55,23 +55,43 @@ struct ActivityAgreementTests {
         #expect(ActivityEvaluation.expectedClass("jogging") == .running && ActivityEvaluation.expectedClass("other") == nil)
     }
 
-    /// The configuration judging a subject is chosen on the other subjects only.
-    @Test func crossValidationNeverTunesOnTheHeldOutSubject() throws {
+    /// The configuration judging a source is chosen on the other sources only, by the mean of
+    /// the groups' agreements (a group is not outweighed by a longer one).
+    @Test func crossValidationNeverTunesOnTheHeldOutSource() throws {
         let n = ActivityEvaluation.configurations.count
-        func figures(best: Int) -> [ActivityAgreement] {
-            (0..<n).map { ActivityAgreement(agreeingSeconds: $0 == best ? 100 : 50, judgedSeconds: 100, onsetDelays: [], postureEndDelays: []) }
+        func figures(best: Int, seconds: Double = 100) -> [ActivityAgreement] {
+            (0..<n).map { ActivityAgreement(agreeingSeconds: $0 == best ? seconds : seconds / 2, judgedSeconds: seconds, onsetDelays: [$0 == best ? 1 : nil], postureEndDelays: []) }
         }
-        // Subjects a and b favour configuration 1; c favours configuration 2 (only c would choose it).
+        func file(_ name: String, _ dataset: String, _ position: String, _ figures: [ActivityAgreement]) -> ActivityEvaluation.LabelledFile {
+            ActivityEvaluation.LabelledFile(path: name, dataset: dataset, source: dataset + ":" + name, position: position, byConfiguration: figures)
+        }
+        // Sources a and b favour configuration 1; c favours configuration 2 (only c would choose it).
         let files = [
-            ActivityEvaluation.HAPTFile(path: "a", subject: "a", byConfiguration: figures(best: 1)),
-            ActivityEvaluation.HAPTFile(path: "b", subject: "b", byConfiguration: figures(best: 1)),
-            ActivityEvaluation.HAPTFile(path: "c", subject: "c", byConfiguration: figures(best: 2)),
+            file("a", "hapt", "waist", figures(best: 1)),
+            file("b", "hapt", "waist", figures(best: 1)),
+            file("c", "hapt", "waist", figures(best: 2)),
         ]
         let r = ActivityEvaluation.crossValidate(files)
         #expect(r.chosen.map(\.configuration) == [1, 1, 1])
         // Held out, c is judged with configuration 1: 50 %; a and b with 1: 100 %.
-        #expect(abs(r.crossValidated.percent - 250.0 / 3) < 1e-9)
-        #expect(r.inSample.percent == 50, "configuration 0 (the defaults) is good for none")
+        let g = r.group("hapt_waist")
+        #expect(abs(g.crossValidated.percent - 250.0 / 3) < 1e-9)
+        #expect(g.inSample.percent == 50, "configuration 0 (the defaults) is good for none")
+        #expect(g.firstOnsets.count == 3 && abs(g.onsetShare(within: 3) - 200.0 / 3) < 1e-9, "c's onset is missed with configuration 1")
+        #expect(r.bySource.map(\.source) == ["hapt:a", "hapt:b", "hapt:c"])
+        // A long group does not outweigh a short one: 1000 s of HAPT favouring 1 against two
+        // spsw groups of 10 s favouring 2; holding out the HAPT source leaves only spsw, which picks 2,
+        // and holding out a spsw source, the mean of the groups (HAPT 1, the other spsw group 2) is
+        // a tie broken towards the earlier configuration.
+        let mixed = [
+            file("h", "hapt", "waist", figures(best: 1, seconds: 1000)),
+            file("p", "spsw", "pocket", figures(best: 2, seconds: 10)),
+            file("w", "spsw", "wrist", figures(best: 2, seconds: 10)),
+        ]
+        let m = ActivityEvaluation.crossValidate(mixed)
+        #expect(m.chosen.map(\.source) == ["hapt:h", "spsw:p", "spsw:w"])
+        #expect(m.chosen.map(\.configuration) == [2, 1, 1])
+        #expect(m.groups.map(\.group) == ["hapt_waist", "spsw_pocket", "spsw_wrist"])
         // The first configuration is the defaults.
         let first = try #require(ActivityEvaluation.configurations.first)
         #expect(!first.isEmpty && first.allSatisfy { ActivityClassifierConfiguration().value(of: $0.0) == $0.1 })

@@ -46,7 +46,7 @@ struct StepCrossValidationTests {
     @Test func aFoldNeverSeesItsHeldOutUnit() throws {
         let calm = try Self.corpus(rocking: false), rough = try Self.corpus(rocking: true)
         var a = StepCrossValidation(corpus: calm, space: Self.space), b = StepCrossValidation(corpus: rough, space: Self.space)
-        let unit = "bangle:0_drive.csv"
+        let unit = "bangle:numbered"
         let ra = try a.run(units: [unit, "oxford:Alice"]), rb = try b.run(units: [unit, "oxford:Alice"])
         #expect(ra.folds[0].values == rb.folds[0].values)
         #expect(ra.crossValidated.flatMap(\.files).filter { $0.unit == unit }.map(\.counted)
