@@ -118,7 +118,7 @@ enum EvalActivityCommand {
         line("  chosen per fold: " + chosen.joined(separator: "; "))
         let worst = l.bySource.sorted { $0.agreement.percent < $1.agreement.percent }.prefix(6)
         line("  lowest sources (cross-validated agreement): " + worst.map { "\($0.source) \(f($0.agreement.percent, 1)) %" }.joined(separator: ", "))
-        for (title, files) in [("ST pocket logs", r.stPocket), ("ST wrist logs", r.stWrist), ("Bangle drive and train (whole rides with the ST driving log)", r.vehicle), ("Walks of the step sets (informational)", r.walks)] {
+        for (title, files) in [("ST pocket logs", r.stPocket), ("ST wrist logs", r.stWrist), ("Bangle drive and train (whole rides with the ST driving log)", r.vehicle), ("Walks of the step sets (informational)", r.walks), ("Person at rest (real still recordings with sway and posture shifts at std |a| 0.2-0.5 m/s2)", r.personAtRest)] {
             line("")
             line("== \(title) (\(files.count) files)")
             line("file".padding(44) + "expected".padding(10) + "majority".padding(10) + ActivityClass.allCases.map { String($0.rawValue.prefix(5)).padding(7) }.joined() + " changes/h")
@@ -184,6 +184,7 @@ enum EvalActivityCommand {
             ("st_wrist", files(r.stWrist)),
             ("bangle_vehicle", files(r.vehicle)),
             ("walks", files(r.walks)),
+            ("person_at_rest", files(r.personAtRest)),
             ("targets", .array(verdicts.map { v in .object([
                 ("set", .string(v.set)), ("name", .string(v.name)), ("value", .number(v.value)),
                 ("target", .number(v.target)), ("comparison", .string(v.comparison.rawValue)), ("met", .bool(v.met)),

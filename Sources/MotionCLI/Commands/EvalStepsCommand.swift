@@ -291,7 +291,7 @@ enum EvalStepsCommand {
     static func report(_ result: StepCrossValidation.Result, corpus: StepCorpus, units: [String], loadSeconds: Double, cvSeconds: Double, io: CommandIO) {
         let oxford = units.filter { $0.hasPrefix("oxford:") }.count
         io.out("== Cross-validation")
-        io.out("  sources (left out one at a time): \(units.count) (\(oxford) Oxford subjects, \(units.count - oxford) Bangle.js recordings); folds run: \(result.folds.count)")
+        io.out("  sources (left out one at a time): \(units.count) (\(oxford) Oxford subjects, \(units.count - oxford) Bangle.js wearer groups); folds run: \(result.folds.count)")
         io.out("  search: every point of the grid (\(result.space.gridSize)) over " + result.space.dimensions.map { "\($0.name) {\($0.values.map(StepFormatting.jsonNumber).joined(separator: ","))}" }.joined(separator: ", "))
         io.out("  rule: fewest missed training targets (oxford MAPE, bangle MAPE, non-walking false/h, bout recall), then the smallest largest figure/target, then the lowest sum")
         io.out("  \(result.configurationsCounted) configurations counted on the whole corpus (\(corpus.recordings.count) recordings, \(corpus.recordings.map(\.samples.count).reduce(0, +)) samples)")

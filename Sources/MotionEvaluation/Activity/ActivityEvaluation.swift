@@ -38,6 +38,8 @@ public struct ActivityEvaluation: Sendable {
         public static let shortRideChanges = 1.0
         /// Whole rides: time labelled `vehicle`, percent (worst file).
         public static let vehiclePercent = 90.0
+        /// Person at rest (``PersonAtRestTransform``): time `still`, percent (worst file).
+        public static let personAtRestStillPercent = 99.0
     }
 
     /// The standard cross-validation grid: values tried for `stillMotion` × `walkingMinimum`, the
@@ -168,6 +170,9 @@ public struct ActivityEvaluation: Sendable {
         public var vehicle: [FileResult]
         /// The step sets' walks (informational).
         public var walks: [FileResult]
+        /// The "person at rest" set: each real still recording at every level of
+        /// ``PersonAtRestTransform`` (path `FILE at rest 0.35`, the level in m/s²), default configuration.
+        public var personAtRest: [FileResult] = []
 
         /// Recordings of a whole ride (truth `vehicle` for the whole file, stops included): the
         /// Bangle drive and train and the ST driving log.
@@ -225,6 +230,7 @@ public struct ActivityEvaluation: Sendable {
         var labelled: [LabelledFile] = []
         var oneActivity: [OneActivityFile] = []
         var walks: [FileResult] = []
+        var atRest: [FileResult] = []
         for row in manifest.entries {
             let activity = try row.field("activity")
             if let dataset = Self.labelledDataset(row.path) {
@@ -243,7 +249,16 @@ public struct ActivityEvaluation: Sendable {
                 let name = String(row.path.split(separator: "/").last ?? "")
                 oneActivity.append(OneActivityFile(source: StepCorpus.bangleSource(name), group: "rides",
                                                    byConfiguration: try configs.map { try classify(row.path, activity: activity, $0) }))
-            } else if row.path.hasPrefix("steps/") && activity == "walking" {
+            }
+            if activity == "still" || activity == "stationary" {
+                progress(row.path + " (person at rest)")
+                let r = try Recording.read(path: directory + "/" + row.path)
+                for level in PersonAtRestTransform.standardLevels {
+                    atRest.append(try classify(PersonAtRestTransform(motion: level).apply(to: r.samples),
+                                               path: row.path + " at rest \(level)", header: r.header, configs[0]))
+                }
+            }
+            if row.path.hasPrefix("steps/") && activity == "walking" {
                 progress(row.path)
                 walks.append(try classify(row.path, activity: activity, configs[0]))
             }
@@ -255,7 +270,7 @@ public struct ActivityEvaluation: Sendable {
         for (name, set) in [("HAPT", labelled.filter { $0.dataset == "hapt" }.count), ("ST", stPocket.count + stWrist.count), ("Bangle vehicle", vehicle.count)] where set == 0 {
             throw RecordingError(file: directory + "/manifest.csv", line: nil, problem: "no \(name) recordings")
         }
-        return Report(labelled: result, stPocket: stPocket, stWrist: stWrist, vehicle: vehicle, walks: walks)
+        return Report(labelled: result, stPocket: stPocket, stWrist: stWrist, vehicle: vehicle, walks: walks, personAtRest: atRest)
     }
 
     /// The labelled dataset a manifest path belongs to (`hapt`, `spsw`), nil for others.
@@ -348,6 +363,18 @@ public struct ActivityEvaluation: Sendable {
                           secondsPerClass: t.secondsPerClass.map(\.1), changes: t.changes)
     }
 
+    /// In-memory samples (a transformed recording, `header` its source's) through the standard
+    /// pipeline with `configuration`; expected `still`.
+    func classify(_ samples: [Sample], path: String, header: RecordingHeader, _ configuration: ActivityClassifierConfiguration) throws -> FileResult {
+        let (pipeline, h) = try StandardAnalyzers.pipeline(for: header, activity: configuration)
+        var session = ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline)
+        try session.push(samples)
+        try session.finish()
+        let t = session.pipeline.result(of: h.activity)
+        return FileResult(path: path, activity: "still", expected: .still, durationSeconds: session.pipeline.result(of: h.stream).durationSeconds,
+                          secondsPerClass: t.secondsPerClass.map(\.1), changes: t.changes)
+    }
+
     /// Every judged figure of `report` against its target.
     public static func verdicts(_ r: Report) -> [TargetVerdict] {
         typealias T = Target
@@ -368,6 +395,10 @@ public struct ActivityEvaluation: Sendable {
             let percent = judged.isEmpty ? 0 : 100 * Double(judged.filter { $0 }.count) / Double(judged.count)
             v.append(TargetVerdict(set: set, name: "files_correct_percent", value: percent, target: T.filesCorrectPercent, comparison: .atLeast))
         }
+        v.append(TargetVerdict(set: "person_at_rest", name: "min_still_percent", value: r.personAtRest.map { $0.percent(.still) }.min() ?? 0,
+                               target: T.personAtRestStillPercent, comparison: .atLeast))
+        v.append(TargetVerdict(set: "person_at_rest", name: "files_mostly_unknown", value: Double(r.personAtRest.filter { $0.majority == .unknown }.count),
+                               target: 0, comparison: .atMost))
         let rides = r.rides
         v.append(TargetVerdict(set: "rides", name: "max_walking_running_percent",
                                value: rides.map { $0.percent(.walking) + $0.percent(.running) }.max() ?? .infinity,

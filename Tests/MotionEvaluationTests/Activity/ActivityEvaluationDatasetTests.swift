@@ -10,13 +10,14 @@ import Testing
 struct ActivityEvaluationDatasetTests {
     /// Issue 23's targets the classifier does not meet yet (open; docs/activity-classifier.md,
     /// "Limits"): the spsw walks (short, turning, low periodicity), HAPT's agreement and onset,
-    /// and the whole rides (the train's stops are called still). Any other miss fails the test;
+    /// and the whole rides (the train's stops are called still), and the person at rest (read as a vehicle or unknown). Any other miss fails the test;
     /// so does one of these being met unnoticed (then the list and the docs are updated).
     static let knownMisses: Set<String> = [
         "hapt_waist.agreement_percent", "hapt_waist.onset_median_s",
         "spsw_pocket.agreement_percent", "spsw_pocket.cold_onset_within_3s_percent",
         "spsw_wrist.agreement_percent", "spsw_wrist.cold_onset_within_3s_percent",
         "rides.max_changes_per_hour", "rides.min_vehicle_percent",
+        "person_at_rest.min_still_percent", "person_at_rest.files_mostly_unknown",
     ]
 
     @Test func targetsAreMetButTheKnownMisses() throws {
@@ -26,6 +27,7 @@ struct ActivityEvaluationDatasetTests {
         #expect(l.files.filter { $0.dataset == "spsw" }.count == 232 && Set(l.files.filter { $0.dataset == "spsw" }.map(\.source)).count == 12)
         #expect(l.groups.map(\.group) == ActivityEvaluation.groupOrder)
         #expect(report.stPocket.count == 5 && report.stWrist.count == 3 && report.vehicle.count == 2 && report.rides.count == 3)
+        #expect(report.personAtRest.count == 2 * PersonAtRestTransform.standardLevels.count, "Bangle static and ST stationary at each level")
         #expect(l.group("hapt_waist").crossValidated.onsetDelays.count >= 10, "onsets are found")
         #expect(l.group("spsw_pocket").firstOnsets.count == 116, "every spsw recording has a still -> walking onset")
         // Every fold is chosen without its source: 33 labelled sources, ST pocket, ST wrist, the Bangle rides.
