@@ -44,18 +44,22 @@ struct ReceivedMessageTests {
 
 @Suite("FleetReport")
 struct FleetReportTests {
-    static func file(_ lines: [String]) throws -> FleetNDJSON {
-        try FleetNDJSON.parse(Array((lines.joined(separator: "\n") + "\n").utf8), file: "f")
+    /// A collected line of board b1: the envelope, then `members`.
+    static func line(_ members: String) -> String { "{\"schema\":1,\"board\":\"b1\",\"session\":\"s\"," + members + "}" }
+
+    static func file(_ members: [String]) -> FleetNDJSON {
+        FleetNDJSON.parse(Array((members.map(line).joined(separator: "\n") + "\n").utf8), file: "f", board: "b1")
     }
 
     @Test("per session the summary's figures, else the last batch's; steps, lost samples and activity summed over sessions")
     func rows() throws {
-        let finished = try Self.file([
-            "{\"type\":\"batch\",\"seq\":1,\"steps\":3,\"lost_samples\":0,\"total_samples\":50}",
-            "{\"type\":\"summary\",\"seq\":2,\"steps\":10,\"lost_samples\":2,\"samples\":100,\"activity_time_s\":{\"still\":1.5,\"walking\":2},\"wakeups_per_hour\":{\"scheduler\":3600,\"device\":1800},\"battery\":{\"battery_life_h\":12.5}}",
+        let finished = Self.file([
+            "\"type\":\"batch\",\"seq\":1,\"steps\":3,\"lost_samples\":0,\"total_samples\":50",
+            "\"type\":\"summary\",\"seq\":2,\"steps\":10,\"lost_samples\":2,\"samples\":100,\"activity_time_s\":{\"still\":1.5,\"walking\":2},\"wakeups_per_hour\":{\"scheduler\":3600,\"device\":1800},\"battery\":{\"battery_life_h\":12.5}",
         ])
-        let open = try Self.file(["{\"type\":\"batch\",\"seq\":1,\"steps\":4,\"lost_samples\":1,\"total_samples\":70,\"wakeups_per_hour\":{\"scheduler\":7200,\"device\":3600}}",
-                                  "{\"type\":\"batch\",\"seq\":3,\"steps\":5,\"lost_samples\":1,\"total_samples\":90}"])
+        let open = Self.file(["\"type\":\"batch\",\"seq\":1,\"steps\":4,\"lost_samples\":1,\"total_samples\":70,\"wakeups_per_hour\":{\"scheduler\":7200,\"device\":3600}",
+                              "\"type\":\"batch\",\"seq\":3,\"steps\":5,\"lost_samples\":1,\"total_samples\":90"])
+        #expect(finished.skipped.isEmpty && open.skipped.isEmpty)
         let row = FleetReport.board("b1", sessions: [("a", finished), ("b", open)])
         #expect(row.sessions == 2 && row.finishedSessions == 1)
         #expect(row.steps == 15)
@@ -67,13 +71,30 @@ struct FleetReportTests {
         #expect(row.schedulerWakeupsPerHour == 3600, "the latest session without its own rate keeps the last known")
     }
 
-    @Test("a collected file: a torn last line is reported, a bad line names line and column")
+    @Test("a collected file: a torn last line is reported, a bad line is skipped with its file and line, the rest read")
     func parse() throws {
-        let f = try FleetNDJSON.parse(Array("{\"type\":\"batch\",\"seq\":1}\n{\"type\":\"ba".utf8), file: "f")
+        let good = Self.line("\"type\":\"batch\",\"seq\":1")
+        let f = FleetNDJSON.parse(Array((good + "\n" + good.prefix(11)).utf8), file: "f", board: "b1")
         #expect(f.messages.count == 1 && f.tornBytes == 11)
-        #expect(throws: FleetError.malformed(file: "f", line: 2, column: 3, problem: "not a JSON object: \"  x\"")) {
-            try FleetNDJSON.parse(Array("{\"type\":\"batch\",\"seq\":1}\n  x\n".utf8), file: "f")
-        }
-        #expect(throws: FleetError.self) { try FleetNDJSON.parse(Array("{\"type\":\"batch\"}\n".utf8), file: "f") }
+        let bad = FleetNDJSON.parse(Array((good + "\n  x\n" + Self.line("\"seq\":2") + "\n" + Self.line("\"type\":\"batch\",\"seq\":3") + "\n").utf8), file: "f", board: "b1")
+        #expect(bad.messages.map(\.sequence) == [1, 3])
+        #expect(bad.skipped.map(\.line) == [2, 3])
+        #expect(bad.skipped.first?.description.hasPrefix("f:2: ") == true, "\(bad.skipped)")
+        let otherBoard = FleetNDJSON.parse(Array((good + "\n").utf8), file: "f", board: "b2")
+        #expect(otherBoard.skipped.count == 1, "a line of another board in b2's directory is not b2's")
+    }
+
+    @Test("the issue's crashes: sums of the largest accepted figures saturate, larger ones never enter")
+    func overflow() throws {
+        let top = FleetMessageSchema.maxSequence
+        let huge = Self.file(["\"type\":\"summary\",\"seq\":\(top),\"steps\":\(top),\"samples\":\(top),\"lost_samples\":\(top),\"activity_time_s\":{\"walking\":1e10}"])
+        #expect(huge.skipped.isEmpty)
+        let row = FleetReport.board("b1", sessions: Array(repeating: ("a", huge), count: 2000))
+        #expect(row.steps == Int.max && row.samples == Int.max && row.lostSamples == Int.max)
+        #expect(row.missing == Int.max)
+        #expect(row.activitySeconds.first?.1 == 2e13)
+        let refused = Self.file(["\"type\":\"summary\",\"seq\":9223372036854775807,\"steps\":9223372036854775807",
+                                 "\"type\":\"summary\",\"seq\":2,\"activity_time_s\":{\"walking\":1e308}"])
+        #expect(refused.messages.isEmpty && refused.skipped.count == 2)
     }
 }

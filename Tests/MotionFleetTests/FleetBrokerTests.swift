@@ -18,9 +18,9 @@ struct FleetBrokerTests {
     init() throws { dir = try TestPaths.makeScratchDirectory(prefix: "fleet-broker") }
 
     /// Starts a collector (user `collector`) into `dir/collected`.
-    func collector(_ broker: MosquittoBroker, name: String = "collector") throws -> MotionBatchProcess {
+    func collector(_ broker: MosquittoBroker, name: String = "collector", extra: [String] = []) throws -> MotionBatchProcess {
         let c = try MotionBatchProcess(["collect", broker.url("collector"), "--output-dir", "collected", "--password-file", try broker.passwordFile("collector"),
-                                        "--duration", "240", "--reconnect-max", "2"] + (broker.tls ? ["--ca-file", broker.caFile] : []),
+                                        "--duration", "240", "--reconnect-max", "2"] + (broker.tls ? ["--ca-file", broker.caFile] : []) + extra,
                                        in: dir, name: name)
         // Subscribed before any board publishes: its persistent session exists from here on.
         let deadline = Date().addingTimeInterval(10)

@@ -37,6 +37,8 @@ public final class FleetCollector {
         public var reconnectMaxNanoseconds: Int64 = 30_000_000_000
         /// The broker keeps the session this long while the collector is away, s.
         public var sessionExpirySeconds: UInt32 = 7 * 86_400
+        /// The largest payload taken, bytes (`--max-payload`); a larger one is rejected unread.
+        public var maxPayloadBytes = FleetMessageSchema.defaultMaxPayload
 
         /// Creates a configuration.
         public init(url: FleetURL, outputDir: String) {
@@ -57,6 +59,8 @@ public final class FleetCollector {
         public var rejected = 0
         /// Session files deleted by the retention.
         public var expired = 0
+        /// Lines of the collected files that are not fleet messages (skipped at start).
+        public var skippedLines = 0
     }
 
     /// The configuration.
@@ -69,10 +73,15 @@ public final class FleetCollector {
     private let samples = CollectedSamples()
     private let log: (String) -> Void
     private var client: MQTTClient?
+    private var lastStatus: [String: String] = [:]
     private var failures = 0
     private var retryAt: Int64 = .min
     private var lastProblem: String?
     private var lastRetention: Int64 = .min
+    /// The rejections per reason.
+    public private(set) var rejections = RejectionTally()
+    /// How many skipped lines are logged one by one at start (the rest only counted).
+    static let skippedLinesLogged = 20
 
     /// Creates the output directory and rebuilds the ledger from the files there (a torn final
     /// line of an interrupted write is cut).
@@ -92,15 +101,26 @@ public final class FleetCollector {
             let bdir = dir + "/" + b.name
             guard let entries = try? Directory.entries(of: bdir) else { continue }
             for e in entries where e.isRegularFile && CollectedSamples.parse(fileName: e.name) != nil {
-                try samples.restore(board: b.name, path: bdir + "/" + e.name, name: e.name)
+                if let w = samples.restore(board: b.name, path: bdir + "/" + e.name, name: e.name) {
+                    counters.skippedLines += 1
+                    log("collect: warning: \(w)")
+                }
+            }
+            if let bytes = try? FileDescriptor.openForReading(bdir + "/status.json").readToEnd(), let text = String(validating: bytes, as: UTF8.self),
+               let r = text.range(of: ",\"status\":"), text.hasSuffix("}\n") {
+                lastStatus[b.name] = String(text[r.upperBound...].dropLast(2))
             }
             for e in entries where e.isRegularFile && e.name.hasSuffix(".ndjson") {
                 let session = String(e.name.dropLast(7))
                 let path = bdir + "/" + e.name
                 let bytes: [UInt8]
                 do { bytes = try FileDescriptor.openForReading(path).readToEnd() } catch { throw .io("cannot read \(path): \(error)") }
-                let lines = try FleetNDJSON.parse(bytes, file: path)
+                let lines = FleetNDJSON.parse(bytes, file: path, board: b.name)
                 for m in lines.messages { _ = ledger.take(board: b.name, session: session, sequence: m.sequence) }
+                for s in lines.skipped {
+                    counters.skippedLines += 1
+                    if counters.skippedLines <= Self.skippedLinesLogged { log("collect: warning: \(s) (line skipped)") }
+                }
                 if lines.tornBytes > 0 {
                     do {
                         let fd = try FileDescriptor.open(path, flags: O_WRONLY)
@@ -117,6 +137,9 @@ public final class FleetCollector {
     /// (monotonic ns): connects (again, with back-off), subscribes, writes what arrives.
     public func run(deadline: Int64? = nil, stop: () -> Bool) {
         applyRetention(now: MonotonicClock.nanoseconds())
+        if counters.skippedLines > Self.skippedLinesLogged {
+            log("collect: warning: \(counters.skippedLines - Self.skippedLinesLogged) more lines of the collected files skipped (\(counters.skippedLines) in all; `collect report` lists them)")
+        }
         while !stop() {
             let now = MonotonicClock.nanoseconds()
             if let d = deadline, now >= d { break }
@@ -129,6 +152,7 @@ public final class FleetCollector {
             }
             pass(timeoutMilliseconds: 500, now: now)
             if now - lastRetention > 3_600_000_000_000 { applyRetention(now: now) }
+            if let line = rejections.tick(now: now) { log(line) }
         }
         // Take what is already here before leaving (bounded).
         for _ in 0..<20 where client != nil { if !pass(timeoutMilliseconds: 50, now: MonotonicClock.nanoseconds()) { break } }
@@ -178,8 +202,8 @@ public final class FleetCollector {
             if granted.contains(where: { $0 >= 128 }) {
                 log("collect: the broker refused the subscription to \(FleetTopics.subscription(prefix: configuration.url.prefix)): the ACL must allow this user to read it")
             }
-        case let .message(topic, payload, _):
-            receive(topic: topic, payload: payload)
+        case let .message(topic, payload, retained):
+            receive(topic: topic, payload: payload, retained: retained, now: now)
         case .published:
             break
         }
@@ -215,16 +239,19 @@ public final class FleetCollector {
     // MARK: files
 
     /// Checks, deduplicates and writes one message.
-    func receive(topic: String, payload: [UInt8]) {
+    func receive(topic: String, payload: [UInt8], retained: Bool = false, now: Int64 = MonotonicClock.nanoseconds()) {
         counters.received += 1
-        switch ReceivedMessage.check(topic: topic, payload: payload, prefix: configuration.url.prefix) {
+        switch ReceivedMessage.check(topic: topic, payload: payload, prefix: configuration.url.prefix, maxBytes: configuration.maxPayloadBytes) {
         case .failure(let r):
-            counters.rejected += 1
-            if counters.rejected <= 10 || counters.rejected % 1000 == 0 { log("collect: rejected \(r) (\(counters.rejected) so far)") }
+            reject(r.reason, "\(r)", now: now)
         case .success(let m):
             let bdir = configuration.outputDir + "/" + m.board
             if m.kind == .status {
-                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(WallClock.nanoseconds()))\",\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
+                // A retained status the broker delivers again (a collector restart) is not news.
+                if retained, lastStatus[m.board] == m.payload { return }
+                lastStatus[m.board] = m.payload
+                let wall = WallClock.nanoseconds()
+                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(wall))\",\"received_ns\":\(wall),\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
                 return
             }
             if m.kind == .samples { return receiveSamples(m, directory: bdir) }
@@ -255,12 +282,16 @@ public final class FleetCollector {
             case .duplicate: counters.duplicates += 1
             }
         } catch let e as FleetError {
-            counters.rejected += 1
-            log("collect: rejected \(e)")
+            reject(.samples, "\(e)", now: MonotonicClock.nanoseconds())
         } catch {
             counters.rejected += 1
             log("collect: writing \(name) failed: \(error)")
         }
+    }
+
+    private func reject(_ reason: FleetMessageSchema.Reason, _ detail: String, now: Int64) {
+        counters.rejected += 1
+        if let line = rejections.record(reason, detail: detail, now: now) { log(line) }
     }
 
     private func file(_ path: String, board: String) throws(SystemError) -> FileDescriptor {
