@@ -88,10 +88,10 @@ final class CollectedSamples {
     }
 
     /// Makes what was appended since the last call durable.
-    /// - Returns: the problems (one line each).
-    func sync() -> [String] {
-        var problems: [String] = []
-        for k in touched { do { try sessions[k]?.writer?.sync() } catch { problems.append("fsync of \(k) samples failed: \(error)") } }
+    /// - Returns: the problems (`board/session` and one line each).
+    func sync() -> [(key: String, problem: String)] {
+        var problems: [(key: String, problem: String)] = []
+        for k in touched { do { try sessions[k]?.writer?.sync() } catch { problems.append((k, "fsync of \(k) samples failed: \(error)")) } }
         touched.removeAll()
         return problems
     }

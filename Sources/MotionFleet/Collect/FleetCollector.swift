@@ -74,6 +74,16 @@ public final class FleetCollector {
     private let log: (String) -> Void
     private var client: MQTTClient?
     private var lastStatus: [String: String] = [:]
+    /// Per board, its sessions written most recently (oldest first, at most ``FleetAck/maxSessions``).
+    private var recent: [String: [String]] = [:]
+    /// Boards with something to acknowledge after the next `fsync`.
+    private var ackDirty: Set<String> = []
+    /// `board/session` whose writes failed: their acknowledgement stays where it was.
+    private var frozen: [String: FleetAck.Session] = [:]
+    private var lastAck: [String: FleetAck.Session] = [:]
+    private var pathKeys: [String: (board: String, session: String)] = [:]
+    /// Acknowledgements published.
+    public private(set) var acksPublished = 0
     private var failures = 0
     private var retryAt: Int64 = .min
     private var lastProblem: String?
@@ -156,6 +166,8 @@ public final class FleetCollector {
         }
         // Take what is already here before leaving (bounded).
         for _ in 0..<20 where client != nil { if !pass(timeoutMilliseconds: 50, now: MonotonicClock.nanoseconds()) { break } }
+        _ = try? client?.publish(topic: presenceTopic, payload: FleetAck.presence(collector: configuration.clientID, online: false), qos: 1, retain: true)
+        _ = try? client?.step(timeoutMilliseconds: 50)
         client?.disconnect()
         _ = try? client?.step(timeoutMilliseconds: 50)
         client = nil
@@ -191,7 +203,10 @@ public final class FleetCollector {
             log("collect: connected to \(configuration.url)" + (failures > 0 ? " after \(failures) failed attempts" : ""))
             failures = 0
             lastProblem = nil
-            do { _ = try client?.subscribe(FleetTopics.subscription(prefix: configuration.url.prefix), qos: 1) } catch {
+            do {
+                _ = try client?.subscribe(FleetTopics.subscription(prefix: configuration.url.prefix), qos: 1)
+                _ = try client?.publish(topic: presenceTopic, payload: FleetAck.presence(collector: configuration.clientID, online: true), qos: 1, retain: true)
+            } catch {
                 lost("\(error)", now: now)
             }
         case .connectRefused(let err):
@@ -226,6 +241,7 @@ public final class FleetCollector {
         o.user = configuration.url.user
         o.password = configuration.password
         o.caFile = configuration.url.tls ? configuration.caFile : nil
+        o.will = (presenceTopic, FleetAck.presence(collector: configuration.clientID, online: false), true)
         do {
             let c = try MQTTClient(o)
             try c.connectKeepingSession(host: configuration.url.host, port: configuration.url.port, keepaliveSeconds: 60,
@@ -255,6 +271,7 @@ public final class FleetCollector {
                 return
             }
             if m.kind == .samples { return receiveSamples(m, directory: bdir) }
+            noteWritten(board: m.board, session: m.session)
             guard ledger.take(board: m.board, session: m.session, sequence: m.sequence) else { counters.duplicates += 1; return }
             counters.accepted += 1
             let path = bdir + "/" + m.session + ".ndjson"
@@ -262,7 +279,11 @@ public final class FleetCollector {
                 let fd = try file(path, board: bdir)
                 try fd.write(Array((m.payload + "\n").utf8))
                 touched.insert(path)
-            } catch { log("collect: writing \(path) failed: \(error)") }
+                pathKeys[path] = (m.board, m.session)
+            } catch {
+                freeze(board: m.board, session: m.session)
+                log("collect: writing \(path) failed: \(error)")
+            }
             if m.kind == .summary {
                 writeAtomic(m.payload + "\n", to: bdir + "/" + m.session + ".summary.json", board: bdir)
                 samples.close(board: m.board, session: m.session)
@@ -273,6 +294,7 @@ public final class FleetCollector {
     /// A `samples` message: deduplicated by its sequence number (apart from the session's other
     /// messages, whose numbers it shares) and by its timestamps, then appended to the recording.
     private func receiveSamples(_ m: ReceivedMessage, directory: String) {
+        noteWritten(board: m.board, session: m.session)
         guard ledger.take(board: m.board, session: m.session + "/samples", sequence: m.sequence) else { counters.duplicates += 1; return }
         let name = "\(m.board)/samples seq \(m.sequence) of session \(m.session)"
         do {
@@ -284,6 +306,7 @@ public final class FleetCollector {
         } catch let e as FleetError {
             reject(.samples, "\(e)", now: MonotonicClock.nanoseconds())
         } catch {
+            freeze(board: m.board, session: m.session)
             counters.rejected += 1
             log("collect: writing \(name) failed: \(error)")
         }
@@ -309,10 +332,64 @@ public final class FleetCollector {
         } catch { log("collect: writing \(path) failed: \(error)") }
     }
 
+    private var presenceTopic: String { FleetTopics.presence(prefix: configuration.url.prefix, collector: configuration.clientID) }
+
+    /// `board`'s `session` is (or will be, at the next `fsync`) written: acknowledge it then.
+    private func noteWritten(board: String, session: String) {
+        ackDirty.insert(board)
+        var list = recent[board] ?? []
+        if list.last != session {
+            list.removeAll { $0 == session }
+            list.append(session)
+            if list.count > FleetAck.maxSessions { list.removeFirst(list.count - FleetAck.maxSessions) }
+            recent[board] = list
+        }
+    }
+
+    /// A write of `board`'s `session` failed: its acknowledgement does not advance in this run.
+    private func freeze(board: String, session: String) {
+        let key = board + "/" + session
+        if frozen[key] == nil { frozen[key] = lastAck[key] ?? FleetAck.Session(session: session, sequence: 0, samplesSequence: 0) }
+    }
+
+    /// Publishes (retained) each touched board's acknowledgement: what is now `fsync`ed.
+    private func publishAcks() {
+        guard let c = client, !ackDirty.isEmpty else { return }
+        for board in ackDirty.sorted() {
+            let sessions = (recent[board] ?? []).map { s -> FleetAck.Session in
+                let key = board + "/" + s
+                if let f = frozen[key] { return f }
+                let a = FleetAck.Session(session: s, sequence: ledger.contiguous(board: board, session: s),
+                                         samplesSequence: ledger.highest(board: board, session: s + "/samples"))
+                lastAck[key] = a
+                return a
+            }
+            let ack = FleetAck(board: board, collector: configuration.clientID, sessions: sessions)
+            do {
+                _ = try c.publish(topic: FleetTopics.ack(prefix: configuration.url.prefix, board: board, collector: configuration.clientID), payload: ack.payload, qos: 1, retain: true)
+                acksPublished += 1
+            } catch {
+                log("collect: cannot publish the acknowledgement of \(board): \(error)")
+                return
+            }
+        }
+        ackDirty.removeAll()
+    }
+
     private func flush() {
-        for p in touched { do { try files[p]?.sync() } catch { log("collect: fsync \(p) failed: \(error)") } }
+        for p in touched {
+            do { try files[p]?.sync() } catch {
+                if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
+                log("collect: fsync \(p) failed: \(error)")
+            }
+        }
         touched.removeAll()
-        for p in samples.sync() { log("collect: \(p)") }
+        for p in samples.sync() {
+            let parts = p.key.split(separator: "/", maxSplits: 1).map(String.init)
+            if parts.count == 2 { freeze(board: parts[0], session: parts[1]) }
+            log("collect: \(p.problem)")
+        }
+        publishAcks()
         if files.count > 256 { files.removeAll() }
         if samples.openCount > 256 { samples.closeAll() }
     }

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import MotionCore
+import MotionTestSupport
+@testable import MotionFleet
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FleetBrokerTests {
+    static var oxfordWalk: String { TestPaths.datasetsRoot + "/steps/oxford/Nexus_Jamie_Hard_InHand_1.csv" }
+
+    @Test("the issue's reproduction: the collector away, 10 boards send more than the broker queues (max_queued_messages 1000); with --ack collector nothing is lost",
+          .timeLimit(.minutes(4)), .enabled(if: TestPaths.datasetsPresent, Comment(rawValue: TestPaths.datasetsMissingReason)))
+    func collectorAwayNothingLost() throws {
+        let ids = (1...10).map { "a\($0)" }
+        let broker = try MosquittoBroker(boards: ids)
+        // The collector's persistent session exists, then it goes away.
+        let first = try MotionBatchProcess(["collect", broker.url("collector"), "--output-dir", "collected", "--password-file", try broker.passwordFile("collector"),
+                                            "--client-id", "away", "--duration", "2"], in: dir, name: "first-collector")
+        #expect(first.wait(seconds: 20) == 0, "\(first.stderr)")
+        let away = try ids.map { try board(broker, user: $0, id: $0, file: Self.oxfordWalk, name: "\($0)-away") }
+        for b in away { #expect(b.wait(seconds: 90) == 0, "\(b.stderr)") }
+        let sent = away.map { ndjsonObjects($0.stdout) }
+        let total = sent.reduce(0) { $0 + $1.count }
+        #expect(total > 1000, "more than the broker queues for the collector (\(total))")
+        #expect(away.allSatisfy { $0.stderr.contains("stay in the outbox") }, "no collector acknowledged: the outboxes keep everything")
+        // The collector returns; the boards run again (their outboxes are sent first, on the collector's presence).
+        let c = try collector(broker, extra: ["--client-id", "away"])
+        let walk = try syntheticWalk(seconds: 6, in: dir)
+        let again = try ids.map { try board(broker, user: $0, id: $0, file: walk, pace: "realtime", name: "\($0)-again") }
+        for b in again { #expect(b.wait(seconds: 90) == 0, "\(b.stderr)") }
+        usleep(1_000_000)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 20) == 0, "\(c.stderr)")
+        let log = (try? String(contentsOf: broker.dir.appendingPathComponent("broker.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("Outgoing messages are being dropped"), "the broker's queue overflowed, as in the issue")
+        var total2 = 0
+        for (i, id) in ids.enumerated() {
+            try expectExactlyOnce(board: id, own: sent[i])
+            try expectExactlyOnce(board: id, own: ndjsonObjects(again[i].stdout))
+            total2 += try collected(id).values.reduce(0) { $0 + $1.count }
+            #expect(again[i].stderr.contains("stay in the outbox") == false, "\(id): everything acknowledged: \(again[i].stderr.suffix(400))")
+            let outbox = try OutboxJournal.parse(Array(try Data(contentsOf: dir.appendingPathComponent("\(id).outbox"))), file: id)
+            #expect(outbox.entries.isEmpty, "\(id)'s outbox is empty")
+        }
+        print("fleet collector away: \(total) messages sent while the collector was away, \(total2) collected in all; broker dropped some: \(log.contains("Outgoing messages are being dropped"))")
+    }
+}
