@@ -61,14 +61,36 @@ struct FleetReportTests {
                               "\"type\":\"batch\",\"seq\":3,\"steps\":5,\"lost_samples\":1,\"total_samples\":90"])
         #expect(finished.skipped.isEmpty && open.skipped.isEmpty)
         let row = FleetReport.board("b1", sessions: [("a", finished), ("b", open)])
-        #expect(row.sessions == 2 && row.finishedSessions == 1)
-        #expect(row.steps == 15)
+        #expect(row.sessions == 2 && row.finishedSessions == 1 && row.unfinishedSessions == 1)
+        #expect(row.steps == 10, "finished sessions only, as the activity time")
+        #expect(row.unfinishedSteps == 5, "the unfinished session's steps so far, apart")
         #expect(row.lostSamples == 3)
         #expect(row.samples == 190)
         #expect(row.missing == 1)
+        #expect(row.missingBySession == [FleetReport.Missing(session: "b", gaps: [2...2], inGaps: 1, tail: 0)])
         #expect(row.activitySeconds.map(\.0) == ["still", "walking"] && row.activitySeconds.map(\.1) == [1.5, 2])
         #expect(row.batteryLifeHours == 12.5)
         #expect(row.schedulerWakeupsPerHour == 3600, "the latest session without its own rate keeps the last known")
+    }
+
+    @Test("missing messages per session: gaps, and the tail after the last received against the board's own last_seq; rates per hour of the recording's clock")
+    func missingAndRates() throws {
+        // A fast replay: 2 s of samples, 7200 scheduler wake-ups, the board's own rate on its wall clock.
+        let file = Self.file([
+            "\"type\":\"batch\",\"seq\":1,\"first_s\":10,\"end_s\":11",
+            "\"type\":\"batch\",\"seq\":4,\"first_s\":11,\"end_s\":12,\"wakeups\":{\"scheduler\":7200,\"device\":100},\"wakeups_per_hour\":{\"scheduler\":2e7,\"device\":1e6}",
+        ])
+        let row = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("s", 9))
+        #expect(row.missingBySession == [FleetReport.Missing(session: "s", gaps: [2...3], inGaps: 2, tail: 5)])
+        #expect(row.missing == 7)
+        #expect(row.schedulerWakeupsPerHour.map { $0 - 12_960_000 } == 0, "per hour of sample time, not of the replay's wall time")
+        #expect(row.deviceWakeupsPerHour.map { $0 - 180_000 } == 0)
+        let other = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("t", 9))
+        #expect(other.missing == 2, "another session's last_seq says nothing of this one")
+        let finished = Self.file(["\"type\":\"batch\",\"seq\":1", "\"type\":\"summary\",\"seq\":3,\"outbox_dropped\":4,\"duration_s\":10,\"wakeups\":{\"scheduler\":20}"])
+        let f = FleetReport.board("b1", sessions: [("s", finished)])
+        #expect(f.missing == 1 && f.outboxDropped == 4)
+        #expect(f.schedulerWakeupsPerHour == 7200)
     }
 
     @Test("a collected file: a torn last line is reported, a bad line is skipped with its file and line, the rest read")

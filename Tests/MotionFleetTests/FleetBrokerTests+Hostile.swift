@@ -80,4 +80,29 @@ extension FleetBrokerTests {
         #expect(again.wait(seconds: 10) == 0, "\(again.stderr)")
         #expect((try? String(contentsOf: dir.appendingPathComponent("collected/b1/s2.ndjson"), encoding: .utf8)) == third + "\n")
     }
+
+    @Test("loss is visible: the collector's report lists the gaps and the tail after the last message received, against the board's status", .timeLimit(.minutes(1)))
+    func missingReported() throws {
+        let broker = try MosquittoBroker()
+        let c = try collector(broker)
+        func batch(_ n: Int) -> (topic: String, payload: [UInt8]) {
+            ("fleet/b1/batch", Array("{\"schema\":1,\"board\":\"b1\",\"type\":\"batch\",\"session\":\"s1\",\"seq\":\(n)}".utf8))
+        }
+        let status = "{\"schema\":1,\"board\":\"b1\",\"type\":\"status\",\"session\":\"s1\",\"state\":\"online\",\"outbox_dropped\":2,\"last_seq\":10}"
+        try RawPublisher.publish([batch(1), batch(2), batch(5), ("fleet/b1/status", Array(status.utf8))], broker: broker, user: "b1")
+        waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: dir.appendingPathComponent("collected/b1/status.json").path) }
+        usleep(300_000)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 10) == 0, "\(c.stderr)")
+        let table = try MotionBatchProcess(["collect", "report", "collected"], in: dir, name: "report-table")
+        #expect(table.wait(seconds: 30) == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("missing: b1 session s1: 3-4; 5 after the last received"), "\(table.stdout)")
+        let report = try MotionBatchProcess(["collect", "report", "collected", "--json"], in: dir, name: "report-json")
+        #expect(report.wait(seconds: 30) == 0, "\(report.stderr)")
+        let row = try #require(((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["boards"] as? [[String: Any]])?.first)
+        #expect(row["missing_messages"] as? Int == 7)
+        #expect(row["outbox_dropped"] as? Int == 2)
+        let missing = try #require((row["missing"] as? [[String: Any]])?.first)
+        #expect(missing["tail"] as? Int == 5 && missing["in_gaps"] as? Int == 2)
+    }
 }

@@ -90,6 +90,15 @@ struct FleetBrokerTests {
             #expect(Dictionary(uniqueKeysWithValues: row.activitySeconds) == ownActivity)
             #expect(row.state == "offline")
             #expect(row.missing == 0)
+            // What the board sent, per kind, is in its summary and its last status.
+            let session = try #require(summary["session"] as? String)
+            let published = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("collected/\(id)/\(session).summary.json"))) as? [String: Any])
+            let sent = try #require(published["sent"] as? [String: Int])
+            for kind in ["batch", "event", "summary"] {
+                #expect(sent[kind] == own.filter { $0["type"] as? String == kind }.count, "\(id) sent \(kind)")
+            }
+            let status = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("collected/\(id)/status.json"))) as? [String: Any])
+            #expect((status["status"] as? [String: Any])?["last_seq"] as? Int == summary["seq"] as? Int)
         }
     }
 

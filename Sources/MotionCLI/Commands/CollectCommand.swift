@@ -146,13 +146,15 @@ enum CollectCommand {
 
     static func cells(_ b: FleetReport.Board) -> [String] {
         func f(_ v: Double?, _ d: Int) -> String { v.map { fixed($0, d) } ?? "-" }
-        return [b.board, "\(b.sessions)", "\(b.messages)", "\(b.missing)", b.steps.map(String.init) ?? "-",
+        let sessions = "\(b.sessions)" + (b.unfinishedSessions > 0 ? " (\(b.unfinishedSessions) unfinished)" : "")
+        let steps = (b.steps.map(String.init) ?? "-") + (b.unfinishedSteps.map { " (+\($0) unfinished)" } ?? "")
+        return [b.board, sessions, "\(b.messages)", "\(b.missing)", "\(b.outboxDropped)", steps,
                 b.activitySeconds.filter { $0.1 > 0 }.map { "\($0.0) \(fixed($0.1, 0)) s" }.joined(separator: ", "),
                 f(b.schedulerWakeupsPerHour, 0), f(b.deviceWakeupsPerHour, 0), "\(b.lostSamples)", f(b.batteryLifeHours, 1),
                 b.state ?? "-", b.lastSeenUTC ?? "-"]
     }
 
-    static let header = ["board", "sessions", "messages", "missing", "steps", "activity", "sched wake-ups/h", "device wake-ups/h",
+    static let header = ["board", "sessions", "messages", "missing", "dropped", "steps", "activity", "sched wake-ups/h", "device wake-ups/h",
                          "lost samples", "battery h", "state", "last seen (UTC)"]
 
     static func table(_ r: FleetReport) -> String {
@@ -162,7 +164,16 @@ enum CollectCommand {
         return rows.map { row in
             String(row.enumerated().map { c, v in v + String(repeating: " ", count: widths[c] - v.count) }.joined(separator: "  ")
                 .reversed().drop { $0 == " " }.reversed())
-        }.joined(separator: "\n") + "\n" + (r.skippedLines.isEmpty ? "" : "skipped lines: \(r.skippedLines.count) (not fleet messages; listed on stderr)\n")
+        }.joined(separator: "\n") + "\n" + missingLines(r) + (r.skippedLines.isEmpty ? "" : "skipped lines: \(r.skippedLines.count) (not fleet messages; listed on stderr)\n")
+    }
+
+    /// One line per session with missing messages: `missing: b1 session S: 5-9, 12; tail 3`.
+    static func missingLines(_ r: FleetReport) -> String {
+        r.boards.flatMap { b in b.missingBySession.map { m in
+            "missing: \(b.board) session \(m.session): " + ([m.gaps.isEmpty ? nil : m.gaps.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
+                + (m.inGaps > m.gaps.reduce(0) { $0 + $1.count } ? ", ..." : ""),
+                m.tail > 0 ? "\(m.tail) after the last received" : nil].compactMap { $0 }.joined(separator: "; ")) + "\n"
+        } }.joined()
     }
 
     /// The `--json` object (docs/fleet.md, "collect report --json").
@@ -171,9 +182,16 @@ enum CollectCommand {
             ("board", .string(b.board)),
             ("sessions", .number(b.sessions)),
             ("finished_sessions", .number(b.finishedSessions)),
+            ("unfinished_sessions", .number(b.unfinishedSessions)),
             ("messages", .number(b.messages)),
             ("missing_messages", .number(b.missing)),
+            ("missing", .array(b.missingBySession.map { m in .object([
+                ("session", .string(m.session)), ("gaps", .array(m.gaps.map { .array([.number($0.lowerBound), .number($0.upperBound)]) })),
+                ("in_gaps", .number(m.inGaps)), ("tail", .number(m.tail)),
+            ]) })),
+            ("outbox_dropped", .number(b.outboxDropped)),
             ("steps", b.steps.map { .number($0) } ?? .null),
+            ("unfinished_steps", b.unfinishedSteps.map { .number($0) } ?? .null),
             ("samples", .number(b.samples)),
             ("lost_samples", .number(b.lostSamples)),
             ("activity_time_s", .object(b.activitySeconds.map { ($0.0, .number($0.1)) })),
@@ -193,15 +211,19 @@ enum CollectCommand {
         </style></head><body>
         <h1>MotionBatch fleet report</h1>
         <p class="note">\(r.boards.count) boards collected in \(NumberFormat.xml(dir)). Per board: steps, lost samples and
-        activity time summed over its sessions (the board's own summary where it arrived, else its last batch), wake-ups per
-        hour and battery estimate of its latest session, and when it was last heard of.</p>
+        activity time summed over its finished sessions (the board's own summary; unfinished sessions' steps so far apart),
+        messages missing (gaps and the tail after the last received, against the board's own last sequence number) and what
+        its outbox dropped, wake-ups per hour of the recording's own clock and battery estimate of its latest session, and
+        when it was last heard of (the newest message received).</p>
         <table>
         """
-        page += "<tr>" + header.enumerated().map { "<th\($0.offset == 0 || $0.offset >= 10 || $0.offset == 5 ? " class=\"l\"" : "")>\(NumberFormat.xml($0.element))</th>" }.joined() + "</tr>\n"
+        page += "<tr>" + header.enumerated().map { "<th\($0.offset == 0 || $0.offset >= 11 || $0.offset == 6 ? " class=\"l\"" : "")>\(NumberFormat.xml($0.element))</th>" }.joined() + "</tr>\n"
         for b in r.boards {
-            page += "<tr>" + cells(b).enumerated().map { "<td\($0.offset == 0 || $0.offset >= 10 || $0.offset == 5 ? " class=\"l\"" : "")>\(NumberFormat.xml($0.element))</td>" }.joined() + "</tr>\n"
+            page += "<tr>" + cells(b).enumerated().map { "<td\($0.offset == 0 || $0.offset >= 11 || $0.offset == 6 ? " class=\"l\"" : "")>\(NumberFormat.xml($0.element))</td>" }.joined() + "</tr>\n"
         }
         page += "</table>\n"
+        let missing = missingLines(r)
+        if !missing.isEmpty { page += "<pre>\(NumberFormat.xml(missing))</pre>\n" }
         if !r.skippedLines.isEmpty {
             page += "<p class=\"note\">\(r.skippedLines.count) lines of the collected files are not fleet messages and were skipped (first: \(NumberFormat.xml(r.skippedLines[0].description))).</p>\n"
         }

@@ -8,7 +8,7 @@ import MotionCore
 /// numbers beyond `Double` refused) with `"schema": 1` (a number, not `true`), `board` (a board
 /// id), `type` (a string naming a message kind, the topic's when the topic is known), `session`
 /// (1-64 of `A-Z a-z 0-9 - _`), `seq` (an integer 1...2^53; not for `status`) and, for `batch`
-/// and `summary`, the figures the report sums range-checked where present (counts are integers
+/// , `summary` and `status`, the figures the report uses range-checked where present (counts are integers
 /// 0...2^53, seconds and rates finite and bounded; null allowed). Pure.
 public enum FleetMessageSchema {
     /// The largest payload a collector takes by default (`collect --max-payload`): 32 MiB, above
@@ -85,6 +85,7 @@ public enum FleetMessageSchema {
     static let seconds = ValueRule("time", unit: "s", 0...1e10)
     static let rate = ValueRule("rate", unit: "/h", 0...1e15)
     static let hours = ValueRule("battery life", unit: "h", 0...1e9)
+    static let timestamp = ValueRule("sample time", unit: "s", -1e10...1e10)
 
     /// Checks one payload (or one line of a collected file).
     /// - Parameters:
@@ -125,7 +126,7 @@ public enum FleetMessageSchema {
             }
             sequence = Int(s)
         }
-        if typeKind == .batch || typeKind == .summary {
+        if typeKind == .batch || typeKind == .summary || typeKind == .status {
             if let p = figuresProblem(node) { return no(.value, p) }
         }
         return .success(Message(type: type, board: b, session: session, sequence: sequence, text: text, node: node))
@@ -133,16 +134,19 @@ public enum FleetMessageSchema {
 
     /// The first figure of a batch or summary out of range, nil when all are fine.
     static func figuresProblem(_ node: JSONNode) -> String? {
-        for key in ["steps", "samples", "total_samples", "lost_samples"] {
+        for key in ["steps", "samples", "total_samples", "lost_samples", "outbox_dropped", "last_seq"] {
             if let p = problem(node[key], key, count, integer: true) { return p }
         }
-        for (key, rule) in [("activity_time_s", seconds), ("wakeups_per_hour", rate), ("battery", hours)] {
+        for key in ["duration_s", "first_s", "end_s"] {
+            if let p = problem(node[key], key, key == "duration_s" ? seconds : timestamp, integer: false) { return p }
+        }
+        for (key, rule) in [("activity_time_s", seconds), ("wakeups_per_hour", rate), ("battery", hours), ("sent", count), ("wakeups", count)] {
             guard let n = node[key] else { continue }
             switch n.value {
             case .null: continue
             case .object(let members):
                 for (k, v) in members where key != "battery" || k == "battery_life_h" {
-                    if let p = problem(v, "\(key).\(k)", rule, integer: false) { return p }
+                    if let p = problem(v, "\(key).\(k)", rule, integer: key == "sent" || key == "wakeups") { return p }
                 }
             default: return "\"\(key)\" is \(n.kindName), not an object"
             }
