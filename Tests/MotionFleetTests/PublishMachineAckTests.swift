@@ -133,4 +133,27 @@ struct PublishMachineAckTests {
         broker.feed(.connected(now: 0))
         #expect(Self.seqs(broker.published) == [1, 2], "--ack broker: a 'b' record means nothing")
     }
+
+    @Test("a refusal, a drop regime, a compaction: logged once when it starts, then counted at most once a minute")
+    func quietLogs() {
+        var s = PublishMachine.Settings()
+        s.outboxMaxBytes = 3 * OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"session\":\"s1\",\"seq\":10}").bytes
+        var l = SimulatedLink(s)
+        l.feed(.wake(now: 0))
+        l.feed(.connected(now: 0))
+        Self.send(&l, 10...99)
+        l.feed(.wake(now: Self.second))
+        for e in l.published { l.feed(.refused(id: e.id, reason: "Not authorized")) }
+        func count(_ match: (PublishEvent) -> Bool) -> Int { l.logs.filter(match).count }
+        #expect(count { if case .dropped = $0 { true } else { false } } == 1, "\(l.logs)")
+        #expect(count { if case .refused = $0 { true } else { false } } == 1)
+        #expect(l.machine.dropped == 87, "every drop counted")
+        l.feed(.wake(now: 30 * Self.second))
+        #expect(count { if case .repeated = $0 { true } else { false } } == 0, "not within the minute")
+        l.feed(.wake(now: 61 * Self.second))
+        #expect(l.logs.contains(.repeated(what: "dropped", count: 86, total: 87)), "\(l.logs.suffix(3))")
+        l.feed(.wake(now: 200 * Self.second))
+        #expect(l.logs.contains(.repeated(what: "refused", count: 2, total: nil)))
+        #expect(count { if case .repeated = $0 { true } else { false } } == 2, "nothing new, nothing logged")
+    }
 }

@@ -25,6 +25,9 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
     case resending(count: Int)
     /// The broker refused the subscription to the collectors' acknowledgements or presence.
     case subscriptionRefused(String)
+    /// A repeated event (`refused`, `dropped`, `compacted`) happened `count` more times since it
+    /// was last logged (`total`: all drops so far).
+    case repeated(what: String, count: Int, total: Int?)
 
     /// One line for the log.
     public var description: String {
@@ -42,6 +45,13 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
         case let .collectorOnline(c, n): return "publish: collector \(c) is online; \(n) messages wait for its acknowledgement"
         case .collectorOffline(let c): return "publish: collector \(c) went offline; what the broker took is kept in the outbox and not sent again until a collector returns"
         case .resending(let n): return "publish: sending again \(n) messages the broker took and no collector acknowledged, oldest first"
+        case let .repeated(what, count, total):
+            let noun = switch what {
+            case "refused": "\(count) more messages refused by the broker"
+            case "dropped": "\(count) more messages dropped by --outbox-max (\(total ?? 0) in all)"
+            default: "\(count) more outbox compactions"
+            }
+            return "publish: \(noun) in the last minute or more"
         case .subscriptionRefused(let t):
             return "publish: the broker refused the subscription to \(t): the ACL must let the board read PREFIX/_ack/<board>/# and PREFIX/_collector/# (contrib/mosquitto/acl); without a collector's acknowledgements the outbox only grows (or use --ack broker)"
         }

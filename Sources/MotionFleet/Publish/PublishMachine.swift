@@ -147,6 +147,10 @@ public struct PublishMachine: Sendable {
     private var lastWake: Int64 = 0
     private var resendAt: Int64?
     private var lastAckProgress: Int64 = 0
+    /// Per repeated event class: occurrences not logged yet, and when it was last logged.
+    private var quiet: [String: (pending: Int, loggedAt: Int64)] = [:]
+    /// The shortest time between two count lines of one repeated event, ns.
+    public static let repeatInterval: Int64 = 60_000_000_000
     private var nextID: Int64
     private var liveBytes = 0
     private var fileBytes: Int
@@ -206,6 +210,7 @@ public struct PublishMachine: Sendable {
             lastWake = now
             if unsynced { out.append(.sync); unsynced = false }
             resendIfDue(now: now, into: &out)
+            flushQuiet(now: now, into: &out)
             switch connection {
             case .down(let at) where now >= at:
                 connection = .connecting(since: now)
@@ -285,7 +290,7 @@ public struct PublishMachine: Sendable {
             remove(at: p)
             refusedCount += 1
             append(.refused(id), into: &out)
-            out.append(.log(.refused(topic: e.topic, reason: reason)))
+            quietLog(.refused(topic: e.topic, reason: reason), "refused", into: &out)
         }
         return out
     }
@@ -304,6 +309,24 @@ public struct PublishMachine: Sendable {
         storage.append(plain)
         liveBytes += e.bytes
         if settings.ack == .collector, let k = e.position { keys[e.id] = k }
+    }
+
+    /// Logs `event` the first time its class (`what`) happens, later only counts it: the counts
+    /// are logged at most once a minute (``flushQuiet(now:into:)``).
+    private mutating func quietLog(_ event: PublishEvent, _ what: String, count: Int = 1, into out: inout [Action]) {
+        if let q = quiet[what] {
+            quiet[what] = (q.pending + count, q.loggedAt)
+        } else {
+            quiet[what] = (0, lastWake)
+            out.append(.log(event))
+        }
+    }
+
+    private mutating func flushQuiet(now: Int64, into out: inout [Action]) {
+        for (what, q) in quiet.sorted(by: { $0.key < $1.key }) where q.pending > 0 && now.saturatingSubtracting(q.loggedAt) >= Self.repeatInterval {
+            out.append(.log(.repeated(what: what, count: q.pending, total: what == "dropped" ? dropped : nil)))
+            quiet[what] = (0, now)
+        }
     }
 
     /// Whether a collector's acknowledgement covers entry `id`.
@@ -398,7 +421,7 @@ public struct PublishMachine: Sendable {
         }
         if count > 0 {
             dropped += count
-            out.append(.log(.dropped(count: count, total: dropped)))
+            quietLog(.dropped(count: count, total: dropped), "dropped", count: count, into: &out)
         }
     }
 
@@ -412,6 +435,6 @@ public struct PublishMachine: Sendable {
         }
         out.append(.compact(live))
         fileBytes = header + liveBytes + live.filter(\.atBroker).reduce(0) { $0 + OutboxRecord.atBroker($1.id).line.utf8.count }
-        out.append(.log(.compacted(entries: live.count)))
+        quietLog(.compacted(entries: live.count), "compacted", into: &out)
     }
 }
