@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import MotionCore
+import MotionTestSupport
 @testable import MotionFleet
 
 @Suite("DedupeLedger")
@@ -91,6 +93,25 @@ struct FleetReportTests {
         let f = FleetReport.board("b1", sessions: [("s", finished)])
         #expect(f.missing == 1 && f.outboxDropped == 4)
         #expect(f.schedulerWakeupsPerHour == 7200)
+    }
+
+    @Test("read from a directory: last seen is the newest message received (files and the status's received_ns); a board known only from its status misses all its session sent")
+    func readDirectory() throws {
+        let dir = try TestPaths.makeScratchDirectory(prefix: "fleet-report-read")
+        for b in ["b1", "b2"] { try FileManager.default.createDirectory(at: dir.appendingPathComponent(b), withIntermediateDirectories: true) }
+        try (Self.line("\"type\":\"batch\",\"seq\":1") + "\n").write(to: dir.appendingPathComponent("b1/s.ndjson"), atomically: true, encoding: .utf8)
+        let old: Int64 = 1_600_000_000_000_000_000
+        let status = "{\"received_utc\":\"x\",\"received_ns\":\(old),\"status\":{\"schema\":1,\"board\":\"b1\",\"type\":\"status\",\"session\":\"s\",\"state\":\"online\",\"last_seq\":4}}\n"
+        try status.write(to: dir.appendingPathComponent("b1/status.json"), atomically: true, encoding: .utf8)
+        try status.replacingOccurrences(of: "\"b1\"", with: "\"b2\"").replacingOccurrences(of: "\"s\"", with: "\"t\"")
+            .write(to: dir.appendingPathComponent("b2/status.json"), atomically: true, encoding: .utf8)
+        let r = try FleetReport.read(dir.path)
+        let b1 = try #require(r.boards.first { $0.board == "b1" })
+        #expect(b1.lastSeenUTC != UTCTime.iso8601(old), "the batch file is newer than the status")
+        #expect(b1.missing == 3 && b1.state == "online" && !b1.knownOnlyFromStatus)
+        let b2 = try #require(r.boards.first { $0.board == "b2" })
+        #expect(b2.lastSeenUTC == UTCTime.iso8601(old), "the status's receive time, not its file's")
+        #expect(b2.knownOnlyFromStatus && b2.missingBySession == [FleetReport.Missing(session: "t", gaps: [], inGaps: 0, tail: 4)])
     }
 
     @Test("a collected file: a torn last line is reported, a bad line is skipped with its file and line, the rest read")

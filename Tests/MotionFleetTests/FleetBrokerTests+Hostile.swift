@@ -104,5 +104,13 @@ extension FleetBrokerTests {
         #expect(row["outbox_dropped"] as? Int == 2)
         let missing = try #require((row["missing"] as? [[String: Any]])?.first)
         #expect(missing["tail"] as? Int == 5 && missing["in_gaps"] as? Int == 2)
+        // A restarted collector gets the retained status again: not news, last seen stays.
+        let statusFile = dir.appendingPathComponent("collected/b1/status.json")
+        let before = try String(contentsOf: statusFile, encoding: .utf8)
+        let again = try collector(broker, name: "again")
+        usleep(1_000_000)
+        again.signal(SIGTERM)
+        #expect(again.wait(seconds: 10) == 0, "\(again.stderr)")
+        #expect(try String(contentsOf: statusFile, encoding: .utf8) == before, "the redelivered retained status did not rewrite status.json")
     }
 }

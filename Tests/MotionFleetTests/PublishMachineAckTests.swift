@@ -134,7 +134,7 @@ struct PublishMachineAckTests {
         #expect(Self.seqs(broker.published) == [1, 2], "--ack broker: a 'b' record means nothing")
     }
 
-    @Test("a refusal, a drop regime, a compaction: logged once when it starts, then counted at most once a minute")
+    @Test("a refusal (per topic), a drop regime, a compaction: logged once when it starts, then counted at most once a minute")
     func quietLogs() {
         var s = PublishMachine.Settings()
         s.outboxMaxBytes = 3 * OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"session\":\"s1\",\"seq\":10}").bytes
@@ -153,7 +153,7 @@ struct PublishMachineAckTests {
         l.feed(.wake(now: 61 * Self.second))
         #expect(l.logs.contains(.repeated(what: "dropped", count: 86, total: 87)), "\(l.logs.suffix(3))")
         l.feed(.wake(now: 200 * Self.second))
-        #expect(l.logs.contains(.repeated(what: "refused", count: 2, total: nil)))
+        #expect(l.logs.contains(.repeated(what: "refused fleet/b1/batch", count: 2, total: nil)))
         #expect(count { if case .repeated = $0 { true } else { false } } == 2, "nothing new, nothing logged")
     }
 }

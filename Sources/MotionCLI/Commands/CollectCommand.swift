@@ -146,7 +146,7 @@ enum CollectCommand {
 
     static func cells(_ b: FleetReport.Board) -> [String] {
         func f(_ v: Double?, _ d: Int) -> String { v.map { fixed($0, d) } ?? "-" }
-        let sessions = "\(b.sessions)" + (b.unfinishedSessions > 0 ? " (\(b.unfinishedSessions) unfinished)" : "")
+        let sessions = b.knownOnlyFromStatus ? "0 (status only)" : "\(b.sessions)" + (b.unfinishedSessions > 0 ? " (\(b.unfinishedSessions) unfinished)" : "")
         let steps = (b.steps.map(String.init) ?? "-") + (b.unfinishedSteps.map { " (+\($0) unfinished)" } ?? "")
         return [b.board, sessions, "\(b.messages)", "\(b.missing)", "\(b.outboxDropped)", steps,
                 b.activitySeconds.filter { $0.1 > 0 }.map { "\($0.0) \(fixed($0.1, 0)) s" }.joined(separator: ", "),
@@ -190,6 +190,7 @@ enum CollectCommand {
                 ("in_gaps", .number(m.inGaps)), ("tail", .number(m.tail)),
             ]) })),
             ("outbox_dropped", .number(b.outboxDropped)),
+            ("known_only_from_status", .bool(b.knownOnlyFromStatus)),
             ("steps", b.steps.map { .number($0) } ?? .null),
             ("unfinished_steps", b.unfinishedSteps.map { .number($0) } ?? .null),
             ("samples", .number(b.samples)),

@@ -29,6 +29,8 @@ public struct FleetReport {
         public var missingBySession: [Missing] = []
         /// Messages the board's outbox limit dropped (its latest status or summary).
         public var outboxDropped = 0
+        /// Nothing but its status arrived.
+        public var knownOnlyFromStatus = false
         /// Steps of the finished sessions (nil when none counted steps).
         public var steps: Int?
         /// Steps so far of the unfinished sessions (their last batch; nil when none).
@@ -113,6 +115,12 @@ public struct FleetReport {
             if case .string(let s)? = status?["status"]?["session"]?.value, let n = integer(status?["status"]?["last_seq"]) { statusLast = (s, n) }
             var row = board(b.name, sessions: sessions.sorted { ($0.modified, $0.name) < ($1.modified, $1.name) }.map { ($0.name, $0.lines) }, statusLast: statusLast)
             if let d = integer(status?["status"]?["outbox_dropped"]) { row.outboxDropped = max(row.outboxDropped, d) }
+            // A session known only from the status: everything it sent is missing.
+            if let sl = statusLast, sl.sequence > 0, !sessions.contains(where: { $0.name == sl.session }) {
+                row.missingBySession.append(Missing(session: sl.session, gaps: [], inGaps: 0, tail: sl.sequence))
+                row.missing = row.missing.addingReportingOverflow(sl.sequence).overflow ? .max : row.missing + sl.sequence
+            }
+            row.knownOnlyFromStatus = sessions.isEmpty && status != nil
             if case .string(let state)? = status?["status"]?["state"]?.value { row.state = state }
             if let ns = integer(status?["received_ns"]) { lastModified = max(lastModified, Int64(ns)) }
             if lastModified > 0 { row.lastSeenUTC = UTCTime.iso8601(lastModified) }

@@ -25,8 +25,8 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
     case resending(count: Int)
     /// The broker refused the subscription to the collectors' acknowledgements or presence.
     case subscriptionRefused(String)
-    /// A repeated event (`refused`, `dropped`, `compacted`) happened `count` more times since it
-    /// was last logged (`total`: all drops so far).
+    /// A repeated event (`refused TOPIC`, `dropped`, `compacted`) happened `count` more times since
+    /// it was last logged (`total`: all drops so far).
     case repeated(what: String, count: Int, total: Int?)
 
     /// One line for the log.
@@ -47,7 +47,7 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
         case .resending(let n): return "publish: sending again \(n) messages the broker took and no collector acknowledged, oldest first"
         case let .repeated(what, count, total):
             let noun = switch what {
-            case "refused": "\(count) more messages refused by the broker"
+            case _ where what.hasPrefix("refused "): "\(count) more messages to \(what.dropFirst(8)) refused by the broker"
             case "dropped": "\(count) more messages dropped by --outbox-max (\(total ?? 0) in all)"
             default: "\(count) more outbox compactions"
             }

@@ -290,7 +290,7 @@ public struct PublishMachine: Sendable {
             remove(at: p)
             refusedCount += 1
             append(.refused(id), into: &out)
-            quietLog(.refused(topic: e.topic, reason: reason), "refused", into: &out)
+            quietLog(.refused(topic: e.topic, reason: reason), "refused " + e.topic, into: &out)
         }
         return out
     }
