@@ -46,4 +46,33 @@ extension FleetBrokerTests {
         }
         print("fleet collector away: \(total) messages sent while the collector was away, \(total2) collected in all; broker dropped some: \(log.contains("Outgoing messages are being dropped"))")
     }
+
+    @Test("a broker restarted without its persistence (the collector's queue and session lost) while the collector is away: the boards send again when it is back; nothing lost",
+          .timeLimit(.minutes(3)))
+    func brokerForgetsNothingLost() throws {
+        let broker = try MosquittoBroker()
+        let first = try MotionBatchProcess(["collect", broker.url("collector"), "--output-dir", "collected", "--password-file", try broker.passwordFile("collector"),
+                                            "--client-id", "away", "--duration", "2"], in: dir, name: "first-collector")
+        #expect(first.wait(seconds: 20) == 0, "\(first.stderr)")
+        let walk = try syntheticWalk(seconds: 20, in: dir, name: "walk20.csv")
+        let ids = ["b1", "b2", "b3"]
+        let away = try ids.map { try board(broker, user: $0, id: $0, file: walk, name: "\($0)-away") }
+        for b in away { #expect(b.wait(seconds: 60) == 0, "\(b.stderr)") }
+        // The broker took everything, then forgets it: a restart without its persistence file.
+        broker.stop()
+        try FileManager.default.removeItem(at: broker.dir.appendingPathComponent("mosquitto.db"))
+        try broker.start()
+        let c = try collector(broker, extra: ["--client-id", "away"])
+        let short = try syntheticWalk(seconds: 5, in: dir, name: "walk5.csv")
+        let again = try ids.map { try board(broker, user: $0, id: $0, file: short, pace: "realtime", name: "\($0)-again") }
+        for b in again { #expect(b.wait(seconds: 60) == 0, "\(b.stderr)") }
+        usleep(1_000_000)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 20) == 0, "\(c.stderr)")
+        for (i, id) in ids.enumerated() {
+            try expectExactlyOnce(board: id, own: ndjsonObjects(away[i].stdout))
+            try expectExactlyOnce(board: id, own: ndjsonObjects(again[i].stdout))
+            #expect(again[i].stderr.contains("sending again"), "\(again[i].stderr.suffix(400))")
+        }
+    }
 }
