@@ -18,8 +18,12 @@ enum CollectCommand {
             Subscribes to PREFIX/+/+ in a persistent session (the broker keeps what arrives while the
             collector is away), deduplicates by (board, session, sequence number) and writes
             DIR/<board>/<session>.ndjson (every batch, event and summary message, one line each),
-            DIR/<board>/<session>.summary.json and DIR/<board>/status.json. Runs until SIGINT or
-            SIGTERM (or --duration); prints its counts on stderr at the end. `collect report DIR`
+            DIR/<board>/<session>.summary.json and DIR/<board>/status.json. Every message is
+            checked against the fleet schema first (a bad one is counted by reason, nothing of it
+            written). After each fsync it acknowledges per board what is on disk (retained, on
+            PREFIX/_ack/<board>/<client-id>), so that boards (--ack collector) delete only what a
+            collector wrote; its presence is PREFIX/_collector/<client-id>/status. Runs until SIGINT
+            or SIGTERM (or --duration); prints its counts on stderr at the end. `collect report DIR`
             makes the fleet report.
             """,
             arguments: [ArgumentSpec("URL", help: "mqtt://[USER@]HOST[:PORT]/PREFIX (loopback only unless --insecure) or mqtts://...")],
