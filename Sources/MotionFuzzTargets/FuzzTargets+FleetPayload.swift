@@ -31,7 +31,7 @@ extension FuzzTargets {
                             "the collector wrote a line the reader refuses: \(file.skipped.first?.problem ?? "")")
         if m.kind == .samples { _ = try? FleetSamples.decode(m.payload, name: "fuzz") }
         let row = FleetReport.board("b1", sessions: Array(repeating: ("s", file), count: 3), statusLast: (m.session, m.sequence))
-        let figures = [row.schedulerWakeupsPerHour, row.deviceWakeupsPerHour, row.batteryLifeHours].compactMap { $0 } + row.activitySeconds.map(\.1)
+        let figures = [row.schedulerWakeupsPerHour, row.deviceWakeupsPerHour, row.batteryLifeHours].compactMap { $0 } + row.activitySeconds.map { $0.1 }
         FuzzInvariant.check(figures.allSatisfy(\.isFinite), "non-finite figure in a report row: \(figures)")
         FuzzInvariant.check(row.missing >= 0 && row.messages == 3, "report row counts: \(row.missing) missing, \(row.messages) messages")
     }

@@ -57,7 +57,7 @@ public struct FleetReport {
 
         public static func == (a: Board, b: Board) -> Bool {
             a.board == b.board && a.sessions == b.sessions && a.messages == b.messages && a.steps == b.steps && a.lostSamples == b.lostSamples
-                && a.activitySeconds.map(\.0) == b.activitySeconds.map(\.0) && a.activitySeconds.map(\.1) == b.activitySeconds.map(\.1)
+                && a.activitySeconds.map { $0.0 } == b.activitySeconds.map { $0.0 } && a.activitySeconds.map { $0.1 } == b.activitySeconds.map { $0.1 }
         }
     }
 
