@@ -146,6 +146,7 @@ public struct PublishMachine: Sendable {
     private var ackedThrough: [String: (sequence: Int, samples: Int)] = [:]
     private var lastWake: Int64 = 0
     private var resendAt: Int64?
+    private var resendCandidates: Set<Int64> = []  // taken by the broker before the collector came online
     private var lastAckProgress: Int64 = 0
     /// Per repeated event class: occurrences not logged yet, and when it was last logged.
     private var quiet: [String: (pending: Int, loggedAt: Int64)] = [:]
@@ -280,6 +281,7 @@ public struct PublishMachine: Sendable {
             if online { collectorsOnline.insert(collector) } else { collectorsOnline.remove(collector) }
             if !wasOnline, online {
                 resendAt = lastWake.saturatingAdding(settings.resendGraceNanoseconds)
+                resendCandidates = atBroker
                 out.append(.log(.collectorOnline(collector: collector, unacknowledged: backlog)))
             } else if wasOnline, collectorsOnline.isEmpty {
                 resendAt = nil
@@ -339,18 +341,24 @@ public struct PublishMachine: Sendable {
     /// online (its grace over), or when acknowledgements stalled while one is online.
     private mutating func resendIfDue(now: Int64, into out: inout [Action]) {
         guard settings.ack == .collector, connection == .up, !collectorsOnline.isEmpty, !atBroker.isEmpty else { return }
+        // After a collector came online: what the broker took before (it may have dropped it);
+        // what it took since went to an online collector. After a stall: everything it holds.
+        let ids: Set<Int64>
         if let r = resendAt {
             guard now >= r else { return }
+            ids = resendCandidates.intersection(atBroker)
         } else {
             guard now.saturatingSubtracting(lastAckProgress) >= settings.resendAfterNanoseconds else { return }
+            ids = atBroker
         }
         resendAt = nil
+        resendCandidates.removeAll()
         lastAckProgress = now
-        let n = atBroker.count
-        resentCount += n
-        atBroker.removeAll()
+        guard !ids.isEmpty else { return }
+        resentCount += ids.count
+        atBroker.subtract(ids)
         nextToSend = head
-        out.append(.log(.resending(count: n)))
+        out.append(.log(.resending(count: ids.count)))
     }
 
     /// Removes the entry at absolute position `p` (acknowledged, refused or dropped).
