@@ -75,4 +75,37 @@ extension FleetBrokerTests {
             #expect(again[i].stderr.contains("sending again"), "\(again[i].stderr.suffix(400))")
         }
     }
+
+    @Test("a full outbox while no collector acknowledges: the drops are counted in the board's summary and the report misses exactly them",
+          .timeLimit(.minutes(3)))
+    func outboxDropsReported() throws {
+        let broker = try MosquittoBroker()
+        let first = try MotionBatchProcess(["collect", broker.url("collector"), "--output-dir", "collected", "--password-file", try broker.passwordFile("collector"),
+                                            "--client-id", "away", "--duration", "2"], in: dir, name: "first-collector")
+        #expect(first.wait(seconds: 20) == 0, "\(first.stderr)")
+        let away = try board(broker, user: "b1", id: "b1", file: try syntheticWalk(seconds: 40, in: dir, name: "walk40.csv"), extra: ["--outbox-max", "8K"], name: "b1-away")
+        #expect(away.wait(seconds: 60) == 0, "\(away.stderr)")
+        #expect(away.stderr.contains("the outbox is full"), "\(away.stderr)")
+        // The broker forgets what it queued: the outbox is all there is.
+        broker.stop()
+        try FileManager.default.removeItem(at: broker.dir.appendingPathComponent("mosquitto.db"))
+        try broker.start()
+        let c = try collector(broker, extra: ["--client-id", "away"])
+        let again = try board(broker, user: "b1", id: "b1", file: try syntheticWalk(seconds: 4, in: dir, name: "walk4.csv"), pace: "realtime", name: "b1-again")
+        #expect(again.wait(seconds: 60) == 0, "\(again.stderr)")
+        usleep(1_000_000)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 20) == 0, "\(c.stderr)")
+        let session = try #require(ndjsonObjects(away.stdout).first?["session"] as? String)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("collected/b1/\(session).summary.json"))) as? [String: Any])
+        let dropped = try #require(summary["outbox_dropped"] as? Int)
+        #expect(dropped > 0, "the summary counts the drops (summaries are never dropped)")
+        let report = try MotionBatchProcess(["collect", "report", "collected", "--json"], in: dir, name: "report")
+        #expect(report.wait(seconds: 30) == 0, "\(report.stderr)")
+        let row = try #require(((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["boards"] as? [[String: Any]])?.first)
+        let missing = (row["missing"] as? [[String: Any]])?.first { $0["session"] as? String == session }
+        #expect((missing?["in_gaps"] as? Int ?? 0) + (missing?["tail"] as? Int ?? 0) == dropped, "exactly the dropped messages are missing: \(row)")
+        #expect(row["outbox_dropped"] as? Int == dropped)
+        try expectExactlyOnce(board: "b1", own: ndjsonObjects(again.stdout))
+    }
 }

@@ -119,6 +119,10 @@ struct PublishMachineAckTests {
         Self.send(&full, 10...15)
         #expect(full.machine.dropped == 3)
         #expect(Self.seqs(full.machine.entries) == [13, 14, 15])
+        full.feed(.makeRoom(bytes: full.machine.entries[0].bytes))
+        #expect(full.machine.dropped == 4 && Self.seqs(full.machine.entries) == [14, 15], "room made before the summary, so that it carries the final count")
+        Self.send(&full, 16...16, kind: .summary)
+        #expect(full.machine.dropped == 4, "the summary then fits")
     }
 
     @Test("the journal keeps 'b' across a restart: what the broker took is not sent again until a collector is online")

@@ -78,6 +78,13 @@ public final class FleetPublisher {
         }
     }
 
+    /// Drops now what the outbox limit would drop to take `message` (its journal line), so that
+    /// a message built after this can carry the final drop count.
+    public func makeRoom(for message: FleetMessage) {
+        let bytes = OutboxEntry(id: machine.nextMessageID, kind: message.kind, topic: topics.topic(message.kind), payload: message.payload).bytes
+        perform(machine.handle(.makeRoom(bytes: bytes + 16)), now: MonotonicClock.nanoseconds())
+    }
+
     /// Logs `event` as the publisher's own events are.
     public func report(_ event: PublishEvent) { log(event) }
 

@@ -76,6 +76,8 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
         lastSequence = max(lastSequence, sequence)
         var sent = publisher.machine.enqueuedByKind
         sent[.summary, default: 0] += 1
+        // Room for the summary first, so that its drop count is the final one.
+        publisher.makeRoom(for: Self.summaryMessage(summary, board: board, sequence: sequence, sent: sent, dropped: publisher.machine.dropped))
         publisher.send(Self.summaryMessage(summary, board: board, sequence: sequence, sent: sent, dropped: publisher.machine.dropped))
         publisher.send(status(.offline))
         publisher.wake(now: MonotonicClock.nanoseconds())

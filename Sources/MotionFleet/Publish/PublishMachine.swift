@@ -92,6 +92,9 @@ public struct PublishMachine: Sendable {
         case collectorAck(FleetAck)
         /// A collector's presence arrived (`online` false: its last will or a clean stop).
         case collectorPresence(collector: String, online: Bool)
+        /// Drop now what the outbox limit would drop to take a message of `bytes` (so that the
+        /// message can carry the final count: the summary).
+        case makeRoom(bytes: Int)
     }
 
     /// What the driver must do, in order.
@@ -184,6 +187,8 @@ public struct PublishMachine: Sendable {
     public var journalBytes: Int { fileBytes }
     /// Messages published and not yet acknowledged.
     public var unacknowledged: Int { inFlight.count }
+    /// The id the next enqueued message gets.
+    public var nextMessageID: Int64 { nextID }
     /// Messages in the outbox the broker has not taken yet (``AckMode/collector``: the rest wait
     /// for a collector).
     public var awaitingBroker: Int { positions.count - atBroker.count }
@@ -275,6 +280,8 @@ public struct PublishMachine: Sendable {
             }
             if removed > 0 { lastAckProgress = lastWake }
             if connection == .up { publish(into: &out) }
+        case .makeRoom(let bytes):
+            enforceLimit(room: bytes, into: &out)
         case let .collectorPresence(collector, online):
             guard settings.ack == .collector else { break }
             let wasOnline = !collectorsOnline.isEmpty
@@ -413,8 +420,9 @@ public struct PublishMachine: Sendable {
         }
     }
 
-    private mutating func enforceLimit(into out: inout [Action]) {
-        guard let max = settings.outboxMaxBytes, liveBytes > max else { return }
+    private mutating func enforceLimit(room: Int = 0, into out: inout [Action]) {
+        guard let limit = settings.outboxMaxBytes, liveBytes > limit - room else { return }
+        let max = limit - room
         var count = 0
         for kind in [FleetMessage.Kind.samples, .batch, .event] {
             var p = head
