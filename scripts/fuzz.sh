@@ -13,7 +13,7 @@
 # path (.build/fuzz), so the main package's products are never built with sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGETS=(recording-reader recording-header number-parser board-profile option-parser)
+TARGETS=(recording-reader recording-header number-parser board-profile option-parser fleet-payload)
 SCRATCH=.build/fuzz
 RUNS="${RUNS:-10000}"
 # The fuzzer reports crashes itself; the Swift runtime's backtracer can hang after a trap here.

@@ -7,7 +7,7 @@ import MotionSession
 /// parsed into a ``MotionFleet/FleetPublisher/Configuration``.
 enum PublishOptions {
     /// `--publish`, `--board-id`, `--password-file`, `--ca-file`, `--insecure`, `--outbox`,
-    /// `--outbox-max`, `--reconnect-max`, `--publish-samples`.
+    /// `--outbox-max`, `--ack`, `--reconnect-max`, `--publish-samples`.
     static let options: [OptionSpec] = [
         .option("publish", value: "URL", help: "Publish every batch, event and the summary to an MQTT broker: mqtt://[USER@]HOST[:PORT]/PREFIX (loopback only unless --insecure) or mqtts://... with --ca-file. Topics and schema: docs/fleet.md."),
         .option("board-id", value: "ID", help: "The board's id in the topics (1-64 of A-Z a-z 0-9 - _). Default: a pseudonym derived from /etc/machine-id (not the hostname or a MAC address)."),
@@ -15,7 +15,8 @@ enum PublishOptions {
         .option("ca-file", value: "FILE", help: "With mqtts://: the CA certificate that signed the broker's certificate (PEM)."),
         .flag("insecure", help: "Allow plain mqtt:// to a host that is not loopback (clear text on the network)."),
         .option("outbox", value: "FILE", help: "The outbox journal (default: fleet.outbox beside the recording; for replay ./motionbatch-<board-id>.outbox)."),
-        .option("outbox-max", value: "SIZE", help: "Keep the outbox within SIZE (e.g. 50M): the oldest samples messages are dropped first, then the oldest batch messages, counted; summaries never."),
+        .option("outbox-max", value: "SIZE", help: "Keep the outbox within SIZE (default 64M; not part of --max-disk): the oldest samples messages are dropped first, then the oldest batch messages, then events, counted and reported; summaries never."),
+        .option("ack", value: "MODE", help: "Who must acknowledge a message before it leaves the outbox: collector (default: a collector wrote it to disk; end to end) or broker (the broker took it: the weaker guarantee, for a fleet without a collector)."),
         .flag("publish-samples", help: "With --publish: also publish each batch's samples to PREFIX/<board-id>/samples (the recording's rows; docs/fleet.md, \"Samples\"); collect writes them as a recording."),
         .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
     ]
@@ -27,7 +28,7 @@ enum PublishOptions {
     static func configuration(_ args: ParsedArguments, session: String, latencySeconds: Double,
                               defaultOutbox: (String) -> String?) throws(CLIError) -> FleetPublisher.Configuration? {
         guard let text = args.string("publish") else {
-            for o in ["board-id", "password-file", "ca-file", "outbox", "outbox-max", "reconnect-max"] where args.string(o) != nil {
+            for o in ["board-id", "password-file", "ca-file", "outbox", "outbox-max", "reconnect-max", "ack"] where args.string(o) != nil {
                 throw .usage("'--\(o)' needs '--publish URL'.")
             }
             if args.flag("publish-samples") { throw .usage("'--publish-samples' needs '--publish URL'.") }
@@ -45,6 +46,12 @@ enum PublishOptions {
         c.password = password
         c.caFile = ca
         c.publishSamples = args.flag("publish-samples")
+        if let a = args.string("ack") {
+            guard let mode = PublishMachine.AckMode(rawValue: a) else {
+                throw .usage("The value '\(DiagnosticText.escaped(a.utf8))' is invalid for '--ack': expected collector or broker.")
+            }
+            c.settings.ack = mode
+        }
         if let m = args.string("outbox-max") {
             switch SessionQuantity.parse(m) {
             case .success(.size(let b)) where b >= 4096: c.settings.outboxMaxBytes = Int(b)

@@ -147,8 +147,13 @@ public final class MQTTClient {
     /// Queues a publication (`mosquitto_publish`, written at once when the socket allows).
     /// - Returns: the message id its acknowledgement will carry.
     public func publish(topic: String, payload: String, qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
+        try publish(topic: topic, bytes: Array(payload.utf8), qos: qos, retain: retain)
+    }
+
+    /// Queues a publication of any bytes (`mosquitto_publish`).
+    /// - Returns: the message id its acknowledgement will carry.
+    public func publish(topic: String, bytes: [UInt8], qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
         var mid: Int32 = 0
-        let bytes = Array(payload.utf8)
         try check(mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes, qos, retain), "mosquitto_publish(\(topic))")
         return mid
     }

@@ -21,6 +21,9 @@ struct FleetCommandTests {
         (["collect", "mqtt://127.0.0.1/fleet"], "needs '--output-dir DIR'"),
         (["collect", "mqtt://127.0.0.1/fl+eet", "--output-dir", "d"], "topic prefix"),
         (["collect", "mqtt://127.0.0.1/fleet", "--output-dir", "d", "--retention", "5M"], "invalid for '--retention'"),
+        (["collect", "mqtt://127.0.0.1/fleet", "--output-dir", "d", "--max-payload", "10"], "invalid for '--max-payload'"),
+        (["replay", walk, "--publish", "mqtt://127.0.0.1/fleet", "--ack", "nobody"], "invalid for '--ack'"),
+        (["replay", walk, "--ack", "broker"], "'--ack' needs '--publish URL'"),
     ])
     func usage(args: [String], message: String) {
         let r = runCLI(args)
@@ -54,6 +57,9 @@ struct FleetCommandTests {
         #expect(bad.code == 1 && bad.err.contains("not a directory"))
         try "{\"type\":\n".write(to: b.appendingPathComponent("s2.ndjson"), atomically: true, encoding: .utf8)
         let malformed = runCLI(["collect", "report", dir.path])
-        #expect(malformed.code == 1 && malformed.err.contains("s2.ndjson:1:1"), "\(malformed.err)")
+        #expect(malformed.code == 0 && malformed.err.contains("s2.ndjson:1: ") && malformed.err.contains("line skipped"), "\(malformed.err)")
+        #expect(malformed.out.contains("skipped lines: 1"))
+        let strict = runCLI(["collect", "report", dir.path, "--strict"])
+        #expect(strict.code == 1 && strict.err.contains("--strict"), "\(strict.err)")
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import MotionCore
+import MotionTestSupport
 @testable import MotionFleet
 
 @Suite("DedupeLedger")
@@ -44,36 +46,98 @@ struct ReceivedMessageTests {
 
 @Suite("FleetReport")
 struct FleetReportTests {
-    static func file(_ lines: [String]) throws -> FleetNDJSON {
-        try FleetNDJSON.parse(Array((lines.joined(separator: "\n") + "\n").utf8), file: "f")
+    /// A collected line of board b1: the envelope, then `members`.
+    static func line(_ members: String) -> String { "{\"schema\":1,\"board\":\"b1\",\"session\":\"s\"," + members + "}" }
+
+    static func file(_ members: [String]) -> FleetNDJSON {
+        FleetNDJSON.parse(Array((members.map(line).joined(separator: "\n") + "\n").utf8), file: "f", board: "b1")
     }
 
     @Test("per session the summary's figures, else the last batch's; steps, lost samples and activity summed over sessions")
     func rows() throws {
-        let finished = try Self.file([
-            "{\"type\":\"batch\",\"seq\":1,\"steps\":3,\"lost_samples\":0,\"total_samples\":50}",
-            "{\"type\":\"summary\",\"seq\":2,\"steps\":10,\"lost_samples\":2,\"samples\":100,\"activity_time_s\":{\"still\":1.5,\"walking\":2},\"wakeups_per_hour\":{\"scheduler\":3600,\"device\":1800},\"battery\":{\"battery_life_h\":12.5}}",
+        let finished = Self.file([
+            "\"type\":\"batch\",\"seq\":1,\"steps\":3,\"lost_samples\":0,\"total_samples\":50",
+            "\"type\":\"summary\",\"seq\":2,\"steps\":10,\"lost_samples\":2,\"samples\":100,\"activity_time_s\":{\"still\":1.5,\"walking\":2},\"wakeups_per_hour\":{\"scheduler\":3600,\"device\":1800},\"battery\":{\"battery_life_h\":12.5}",
         ])
-        let open = try Self.file(["{\"type\":\"batch\",\"seq\":1,\"steps\":4,\"lost_samples\":1,\"total_samples\":70,\"wakeups_per_hour\":{\"scheduler\":7200,\"device\":3600}}",
-                                  "{\"type\":\"batch\",\"seq\":3,\"steps\":5,\"lost_samples\":1,\"total_samples\":90}"])
+        let open = Self.file(["\"type\":\"batch\",\"seq\":1,\"steps\":4,\"lost_samples\":1,\"total_samples\":70,\"wakeups_per_hour\":{\"scheduler\":7200,\"device\":3600}",
+                              "\"type\":\"batch\",\"seq\":3,\"steps\":5,\"lost_samples\":1,\"total_samples\":90"])
+        #expect(finished.skipped.isEmpty && open.skipped.isEmpty)
         let row = FleetReport.board("b1", sessions: [("a", finished), ("b", open)])
-        #expect(row.sessions == 2 && row.finishedSessions == 1)
-        #expect(row.steps == 15)
+        #expect(row.sessions == 2 && row.finishedSessions == 1 && row.unfinishedSessions == 1)
+        #expect(row.steps == 10, "finished sessions only, as the activity time")
+        #expect(row.unfinishedSteps == 5, "the unfinished session's steps so far, apart")
         #expect(row.lostSamples == 3)
         #expect(row.samples == 190)
         #expect(row.missing == 1)
+        #expect(row.missingBySession == [FleetReport.Missing(session: "b", gaps: [2...2], inGaps: 1, tail: 0)])
         #expect(row.activitySeconds.map(\.0) == ["still", "walking"] && row.activitySeconds.map(\.1) == [1.5, 2])
         #expect(row.batteryLifeHours == 12.5)
         #expect(row.schedulerWakeupsPerHour == 3600, "the latest session without its own rate keeps the last known")
     }
 
-    @Test("a collected file: a torn last line is reported, a bad line names line and column")
+    @Test("missing messages per session: gaps, and the tail after the last received against the board's own last_seq; rates per hour of the recording's clock")
+    func missingAndRates() throws {
+        // A fast replay: 2 s of samples, 7200 scheduler wake-ups, the board's own rate on its wall clock.
+        let file = Self.file([
+            "\"type\":\"batch\",\"seq\":1,\"first_s\":10,\"end_s\":11",
+            "\"type\":\"batch\",\"seq\":4,\"first_s\":11,\"end_s\":12,\"wakeups\":{\"scheduler\":7200,\"device\":100},\"wakeups_per_hour\":{\"scheduler\":2e7,\"device\":1e6}",
+        ])
+        let row = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("s", 9))
+        #expect(row.missingBySession == [FleetReport.Missing(session: "s", gaps: [2...3], inGaps: 2, tail: 5)])
+        #expect(row.missing == 7)
+        #expect(row.schedulerWakeupsPerHour.map { $0 - 12_960_000 } == 0, "per hour of sample time, not of the replay's wall time")
+        #expect(row.deviceWakeupsPerHour.map { $0 - 180_000 } == 0)
+        let other = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("t", 9))
+        #expect(other.missing == 2, "another session's last_seq says nothing of this one")
+        let finished = Self.file(["\"type\":\"batch\",\"seq\":1", "\"type\":\"summary\",\"seq\":3,\"outbox_dropped\":4,\"duration_s\":10,\"wakeups\":{\"scheduler\":20}"])
+        let f = FleetReport.board("b1", sessions: [("s", finished)])
+        #expect(f.missing == 1 && f.outboxDropped == 4)
+        #expect(f.schedulerWakeupsPerHour == 7200)
+    }
+
+    @Test("read from a directory: last seen is the newest message received (files and the status's received_ns); a board known only from its status misses all its session sent")
+    func readDirectory() throws {
+        let dir = try TestPaths.makeScratchDirectory(prefix: "fleet-report-read")
+        for b in ["b1", "b2"] { try FileManager.default.createDirectory(at: dir.appendingPathComponent(b), withIntermediateDirectories: true) }
+        try (Self.line("\"type\":\"batch\",\"seq\":1") + "\n").write(to: dir.appendingPathComponent("b1/s.ndjson"), atomically: true, encoding: .utf8)
+        let old: Int64 = 1_600_000_000_000_000_000
+        let status = "{\"received_utc\":\"x\",\"received_ns\":\(old),\"status\":{\"schema\":1,\"board\":\"b1\",\"type\":\"status\",\"session\":\"s\",\"state\":\"online\",\"last_seq\":4}}\n"
+        try status.write(to: dir.appendingPathComponent("b1/status.json"), atomically: true, encoding: .utf8)
+        try status.replacingOccurrences(of: "\"b1\"", with: "\"b2\"").replacingOccurrences(of: "\"s\"", with: "\"t\"")
+            .write(to: dir.appendingPathComponent("b2/status.json"), atomically: true, encoding: .utf8)
+        let r = try FleetReport.read(dir.path)
+        let b1 = try #require(r.boards.first { $0.board == "b1" })
+        #expect(b1.lastSeenUTC != UTCTime.iso8601(old), "the batch file is newer than the status")
+        #expect(b1.missing == 3 && b1.state == "online" && !b1.knownOnlyFromStatus)
+        let b2 = try #require(r.boards.first { $0.board == "b2" })
+        #expect(b2.lastSeenUTC == UTCTime.iso8601(old), "the status's receive time, not its file's")
+        #expect(b2.knownOnlyFromStatus && b2.missingBySession == [FleetReport.Missing(session: "t", gaps: [], inGaps: 0, tail: 4)])
+    }
+
+    @Test("a collected file: a torn last line is reported, a bad line is skipped with its file and line, the rest read")
     func parse() throws {
-        let f = try FleetNDJSON.parse(Array("{\"type\":\"batch\",\"seq\":1}\n{\"type\":\"ba".utf8), file: "f")
+        let good = Self.line("\"type\":\"batch\",\"seq\":1")
+        let f = FleetNDJSON.parse(Array((good + "\n" + good.prefix(11)).utf8), file: "f", board: "b1")
         #expect(f.messages.count == 1 && f.tornBytes == 11)
-        #expect(throws: FleetError.malformed(file: "f", line: 2, column: 3, problem: "not a JSON object: \"  x\"")) {
-            try FleetNDJSON.parse(Array("{\"type\":\"batch\",\"seq\":1}\n  x\n".utf8), file: "f")
-        }
-        #expect(throws: FleetError.self) { try FleetNDJSON.parse(Array("{\"type\":\"batch\"}\n".utf8), file: "f") }
+        let bad = FleetNDJSON.parse(Array((good + "\n  x\n" + Self.line("\"seq\":2") + "\n" + Self.line("\"type\":\"batch\",\"seq\":3") + "\n").utf8), file: "f", board: "b1")
+        #expect(bad.messages.map(\.sequence) == [1, 3])
+        #expect(bad.skipped.map(\.line) == [2, 3])
+        #expect(bad.skipped.first?.description.hasPrefix("f:2: ") == true, "\(bad.skipped)")
+        let otherBoard = FleetNDJSON.parse(Array((good + "\n").utf8), file: "f", board: "b2")
+        #expect(otherBoard.skipped.count == 1, "a line of another board in b2's directory is not b2's")
+    }
+
+    @Test("the issue's crashes: sums of the largest accepted figures saturate, larger ones never enter")
+    func overflow() throws {
+        let top = FleetMessageSchema.maxSequence
+        let huge = Self.file(["\"type\":\"summary\",\"seq\":\(top),\"steps\":\(top),\"samples\":\(top),\"lost_samples\":\(top),\"activity_time_s\":{\"walking\":1e10}"])
+        #expect(huge.skipped.isEmpty)
+        let row = FleetReport.board("b1", sessions: Array(repeating: ("a", huge), count: 2000))
+        #expect(row.steps == Int.max && row.samples == Int.max && row.lostSamples == Int.max)
+        #expect(row.missing == Int.max)
+        #expect(row.activitySeconds.first?.1 == 2e13)
+        let refused = Self.file(["\"type\":\"summary\",\"seq\":9223372036854775807,\"steps\":9223372036854775807",
+                                 "\"type\":\"summary\",\"seq\":2,\"activity_time_s\":{\"walking\":1e308}"])
+        #expect(refused.messages.isEmpty && refused.skipped.count == 2)
     }
 }

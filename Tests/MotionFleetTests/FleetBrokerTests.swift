@@ -18,9 +18,9 @@ struct FleetBrokerTests {
     init() throws { dir = try TestPaths.makeScratchDirectory(prefix: "fleet-broker") }
 
     /// Starts a collector (user `collector`) into `dir/collected`.
-    func collector(_ broker: MosquittoBroker, name: String = "collector") throws -> MotionBatchProcess {
+    func collector(_ broker: MosquittoBroker, name: String = "collector", extra: [String] = []) throws -> MotionBatchProcess {
         let c = try MotionBatchProcess(["collect", broker.url("collector"), "--output-dir", "collected", "--password-file", try broker.passwordFile("collector"),
-                                        "--duration", "240", "--reconnect-max", "2"] + (broker.tls ? ["--ca-file", broker.caFile] : []),
+                                        "--duration", "240", "--reconnect-max", "2"] + (broker.tls ? ["--ca-file", broker.caFile] : []) + extra,
                                        in: dir, name: name)
         // Subscribed before any board publishes: its persistent session exists from here on.
         let deadline = Date().addingTimeInterval(10)
@@ -90,6 +90,15 @@ struct FleetBrokerTests {
             #expect(Dictionary(uniqueKeysWithValues: row.activitySeconds) == ownActivity)
             #expect(row.state == "offline")
             #expect(row.missing == 0)
+            // What the board sent, per kind, is in its summary and its last status.
+            let session = try #require(summary["session"] as? String)
+            let published = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("collected/\(id)/\(session).summary.json"))) as? [String: Any])
+            let sent = try #require(published["sent"] as? [String: Int])
+            for kind in ["batch", "event", "summary"] {
+                #expect(sent[kind] == own.filter { $0["type"] as? String == kind }.count, "\(id) sent \(kind)")
+            }
+            let status = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("collected/\(id)/status.json"))) as? [String: Any])
+            #expect((status["status"] as? [String: Any])?["last_seq"] as? Int == summary["seq"] as? Int)
         }
     }
 

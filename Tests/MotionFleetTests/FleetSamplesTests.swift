@@ -82,6 +82,8 @@ struct FleetSamplesTests {
             (payload(rows: "1,0,0,9.8", count: 1), "newline-terminated"),
             (payload(rows: "", count: 0), "1 to 100000"),
             ("{\"samples_format\":1}", "needs \"columns\", \"rows\" and \"count\""),
+            ("{\"samples_format\":true,\"count\":1,\"columns\":\"timestamp_ns,accel_x,accel_y,accel_z\",\"rows\":\"1,0,0,9.8\\n\"}", "unknown samples_format \"a boolean\""),
+            ("{\"samples_format\":1,\"count\":true,\"columns\":\"timestamp_ns,accel_x,accel_y,accel_z\",\"rows\":\"1,0,0,9.8\\n\"}", "needs \"columns\", \"rows\" and \"count\""),
             ("not json", "not a JSON object"),
           ])
     func malformed(payload: String, expected: String) {

@@ -11,13 +11,14 @@ struct SimulatedLink {
     var connects = 0
     var compactions: [[OutboxEntry]] = []
     var logs: [PublishEvent] = []
+    var subscribed: [[String]] = []
     /// Positions in `journal` at each sync: what a crash keeps.
     var syncedJournal: [OutboxRecord] = []
 
-    init(_ settings: PublishMachine.Settings = PublishMachine.Settings(), journal: OutboxJournal = OutboxJournal()) {
+    init(_ settings: PublishMachine.Settings = PublishMachine.Settings(ack: .broker), journal: OutboxJournal = OutboxJournal()) {
         machine = PublishMachine(settings: settings, journal: journal)
         // What the journal file holds is on disk already.
-        self.journal = journal.entries.map { .message($0) }
+        self.journal = journal.entries.map { e in .message(OutboxEntry(id: e.id, kind: e.kind, topic: e.topic, payload: e.payload)) }
         syncedJournal = self.journal
     }
 
@@ -35,6 +36,7 @@ struct SimulatedLink {
                 if e.id != 0 { #expect(syncedJournal.contains(.message(e)), "published before it was journaled and synced") }
                 published.append(e)
             case .compact(let entries): compactions.append(entries); journal = entries.map { .message($0) }
+            case .subscribe(let filters): subscribed.append(filters)
             case .log(let e): logs.append(e)
             }
         }
@@ -43,7 +45,7 @@ struct SimulatedLink {
 
     /// A link whose outbox holds at most `n` batch messages of 2-digit sequence numbers.
     static func limited(toBatchMessages n: Int) -> SimulatedLink {
-        var s = PublishMachine.Settings()
+        var s = PublishMachine.Settings(ack: .broker)
         s.outboxMaxBytes = n * OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"seq\":10}").bytes
         return SimulatedLink(s)
     }
@@ -92,7 +94,7 @@ struct PublishMachineTests {
 
     @Test("a broker down: messages accumulate, the back-off doubles up to the cap, the backlog drains in order on reconnection")
     func backoffAndDrain() {
-        var s = PublishMachine.Settings()
+        var s = PublishMachine.Settings(ack: .broker)
         s.reconnectMaxNanoseconds = 8_000_000_000
         var l = SimulatedLink(s)
         var retries: [Int64] = []
@@ -135,7 +137,7 @@ struct PublishMachineTests {
 
     @Test("at most inFlightLimit unacknowledged; more go out as acknowledgements come")
     func inFlightWindow() {
-        var s = PublishMachine.Settings()
+        var s = PublishMachine.Settings(ack: .broker)
         s.inFlightLimit = 3
         var l = SimulatedLink(s)
         l.feed(.wake(now: 0)); l.feed(.connected(now: 0))
@@ -215,7 +217,7 @@ struct PublishMachineTests {
 
     @Test("the journal is compacted once dead records outweigh live ones; the compacted file reads back to the backlog")
     func compaction() throws {
-        var s = PublishMachine.Settings()
+        var s = PublishMachine.Settings(ack: .broker)
         s.compactAboveBytes = 2000
         var l = SimulatedLink(s)
         l.feed(.wake(now: 0)); l.feed(.connected(now: 0))

@@ -24,11 +24,11 @@ public struct JSONReader {
     private var line = 1
     private var lineStart = 0
 
-    /// Parses `bytes` as one JSON document (surrounding white space allowed).
+    /// Parses `bytes` as one JSON document (surrounding white space allowed), at most `limit` bytes.
     /// - Throws: ``Failure`` with the position and the problem.
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONNode {
-        guard bytes.count <= maxBytes else {
-            throw Failure(position: TextPosition(line: 1, column: 1), problem: "the file is larger than \(maxBytes) bytes")
+    public static func parse(_ bytes: [UInt8], maxBytes limit: Int = maxBytes) throws(Failure) -> JSONNode {
+        guard bytes.count <= limit else {
+            throw Failure(position: TextPosition(line: 1, column: 1), problem: "the file is larger than \(limit) bytes")
         }
         var reader = JSONReader(bytes: bytes)
         reader.skipSpace()

@@ -45,18 +45,22 @@ final class CollectedSamples {
     }
 
     /// Reads back an existing samples file of `board` (at start): its last timestamp and part.
-    /// - Throws: ``FleetError/io(_:)`` naming the file for one the reader refuses.
-    func restore(board: String, path: String, name: String) throws(FleetError) {
-        guard let (session, part) = Self.parse(fileName: name) else { return }
+    /// A file the reader refuses keeps its part (the next message starts a new one, nothing is
+    /// appended to it) and its timestamps up to the problem.
+    /// - Returns: the warning for a file the reader refuses (naming it), nil when it reads.
+    func restore(board: String, path: String, name: String) -> String? {
+        guard let (session, part) = Self.parse(fileName: name) else { return nil }
         var last: Int64?
+        var warning: String?
         do {
             let reader = try RecordingReader(path: path)
             while let chunk = try reader.next() { last = chunk.samples.last?.timestamp ?? last }
-        } catch { throw .io("cannot read the collected samples \(path): \(error)") }
+        } catch { warning = "cannot read the collected samples \(path): \(error) (kept as it is; the session continues in a new part)" }
         var s = sessions[board + "/" + session] ?? Session()
         if part > s.parts { s.parts = part; s.lastName = name }
         if let l = last { s.lastTimestamp = max(s.lastTimestamp ?? .min, l) }
         sessions[board + "/" + session] = s
+        return warning
     }
 
     /// Appends `samples` of `board`'s `session` under `directory` (the board's).
@@ -84,10 +88,10 @@ final class CollectedSamples {
     }
 
     /// Makes what was appended since the last call durable.
-    /// - Returns: the problems (one line each).
-    func sync() -> [String] {
-        var problems: [String] = []
-        for k in touched { do { try sessions[k]?.writer?.sync() } catch { problems.append("fsync of \(k) samples failed: \(error)") } }
+    /// - Returns: the problems (`board/session` and one line each).
+    func sync() -> [(key: String, problem: String)] {
+        var problems: [(key: String, problem: String)] = []
+        for k in touched { do { try sessions[k]?.writer?.sync() } catch { problems.append((k, "fsync of \(k) samples failed: \(error)")) } }
         touched.removeAll()
         return problems
     }

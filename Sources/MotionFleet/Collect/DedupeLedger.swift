@@ -33,6 +33,15 @@ public struct DedupeLedger: Sendable {
         return true
     }
 
+    /// The highest sequence number up to which every one of the session's was taken (0: none).
+    public func contiguous(board: String, session: String) -> Int { sessions[board + "/" + session]?.contiguous ?? 0 }
+
+    /// The highest sequence number taken in the session (0: none).
+    public func highest(board: String, session: String) -> Int {
+        guard let s = sessions[board + "/" + session] else { return 0 }
+        return max(s.contiguous, s.above.max() ?? 0)
+    }
+
     /// Sequence numbers missing below the highest seen in a session (not received, or dropped
     /// by the board's `--outbox-max`).
     public func gaps(board: String, session: String) -> Int {

@@ -37,6 +37,8 @@ public final class FleetCollector {
         public var reconnectMaxNanoseconds: Int64 = 30_000_000_000
         /// The broker keeps the session this long while the collector is away, s.
         public var sessionExpirySeconds: UInt32 = 7 * 86_400
+        /// The largest payload taken, bytes (`--max-payload`); a larger one is rejected unread.
+        public var maxPayloadBytes = FleetMessageSchema.defaultMaxPayload
 
         /// Creates a configuration.
         public init(url: FleetURL, outputDir: String) {
@@ -57,6 +59,8 @@ public final class FleetCollector {
         public var rejected = 0
         /// Session files deleted by the retention.
         public var expired = 0
+        /// Lines of the collected files that are not fleet messages (skipped at start).
+        public var skippedLines = 0
     }
 
     /// The configuration.
@@ -69,10 +73,25 @@ public final class FleetCollector {
     private let samples = CollectedSamples()
     private let log: (String) -> Void
     private var client: MQTTClient?
+    private var lastStatus: [String: String] = [:]
+    /// Per board, its sessions written most recently (oldest first, at most ``FleetAck/maxSessions``).
+    private var recent: [String: [String]] = [:]
+    /// Boards with something to acknowledge after the next `fsync`.
+    private var ackDirty: Set<String> = []
+    /// `board/session` whose writes failed: their acknowledgement stays where it was.
+    private var frozen: [String: FleetAck.Session] = [:]
+    private var lastAck: [String: FleetAck.Session] = [:]
+    private var pathKeys: [String: (board: String, session: String)] = [:]
+    /// Acknowledgements published.
+    public private(set) var acksPublished = 0
     private var failures = 0
     private var retryAt: Int64 = .min
     private var lastProblem: String?
     private var lastRetention: Int64 = .min
+    /// The rejections per reason.
+    public private(set) var rejections = RejectionTally()
+    /// How many skipped lines are logged one by one at start (the rest only counted).
+    static let skippedLinesLogged = 20
 
     /// Creates the output directory and rebuilds the ledger from the files there (a torn final
     /// line of an interrupted write is cut).
@@ -92,15 +111,26 @@ public final class FleetCollector {
             let bdir = dir + "/" + b.name
             guard let entries = try? Directory.entries(of: bdir) else { continue }
             for e in entries where e.isRegularFile && CollectedSamples.parse(fileName: e.name) != nil {
-                try samples.restore(board: b.name, path: bdir + "/" + e.name, name: e.name)
+                if let w = samples.restore(board: b.name, path: bdir + "/" + e.name, name: e.name) {
+                    counters.skippedLines += 1
+                    log("collect: warning: \(w)")
+                }
+            }
+            if let bytes = try? FileDescriptor.openForReading(bdir + "/status.json").readToEnd(), let text = String(validating: bytes, as: UTF8.self),
+               let r = text.range(of: ",\"status\":"), text.hasSuffix("}\n") {
+                lastStatus[b.name] = String(text[r.upperBound...].dropLast(2))
             }
             for e in entries where e.isRegularFile && e.name.hasSuffix(".ndjson") {
                 let session = String(e.name.dropLast(7))
                 let path = bdir + "/" + e.name
                 let bytes: [UInt8]
                 do { bytes = try FileDescriptor.openForReading(path).readToEnd() } catch { throw .io("cannot read \(path): \(error)") }
-                let lines = try FleetNDJSON.parse(bytes, file: path)
+                let lines = FleetNDJSON.parse(bytes, file: path, board: b.name)
                 for m in lines.messages { _ = ledger.take(board: b.name, session: session, sequence: m.sequence) }
+                for s in lines.skipped {
+                    counters.skippedLines += 1
+                    if counters.skippedLines <= Self.skippedLinesLogged { log("collect: warning: \(s) (line skipped)") }
+                }
                 if lines.tornBytes > 0 {
                     do {
                         let fd = try FileDescriptor.open(path, flags: O_WRONLY)
@@ -117,6 +147,9 @@ public final class FleetCollector {
     /// (monotonic ns): connects (again, with back-off), subscribes, writes what arrives.
     public func run(deadline: Int64? = nil, stop: () -> Bool) {
         applyRetention(now: MonotonicClock.nanoseconds())
+        if counters.skippedLines > Self.skippedLinesLogged {
+            log("collect: warning: \(counters.skippedLines - Self.skippedLinesLogged) more lines of the collected files skipped (\(counters.skippedLines) in all; `collect report` lists them)")
+        }
         while !stop() {
             let now = MonotonicClock.nanoseconds()
             if let d = deadline, now >= d { break }
@@ -129,9 +162,12 @@ public final class FleetCollector {
             }
             pass(timeoutMilliseconds: 500, now: now)
             if now - lastRetention > 3_600_000_000_000 { applyRetention(now: now) }
+            if let line = rejections.tick(now: now) { log(line) }
         }
         // Take what is already here before leaving (bounded).
         for _ in 0..<20 where client != nil { if !pass(timeoutMilliseconds: 50, now: MonotonicClock.nanoseconds()) { break } }
+        _ = try? client?.publish(topic: presenceTopic, payload: FleetAck.presence(collector: configuration.clientID, online: false), qos: 1, retain: true)
+        _ = try? client?.step(timeoutMilliseconds: 50)
         client?.disconnect()
         _ = try? client?.step(timeoutMilliseconds: 50)
         client = nil
@@ -167,7 +203,10 @@ public final class FleetCollector {
             log("collect: connected to \(configuration.url)" + (failures > 0 ? " after \(failures) failed attempts" : ""))
             failures = 0
             lastProblem = nil
-            do { _ = try client?.subscribe(FleetTopics.subscription(prefix: configuration.url.prefix), qos: 1) } catch {
+            do {
+                _ = try client?.subscribe(FleetTopics.subscription(prefix: configuration.url.prefix), qos: 1)
+                _ = try client?.publish(topic: presenceTopic, payload: FleetAck.presence(collector: configuration.clientID, online: true), qos: 1, retain: true)
+            } catch {
                 lost("\(error)", now: now)
             }
         case .connectRefused(let err):
@@ -178,8 +217,8 @@ public final class FleetCollector {
             if granted.contains(where: { $0 >= 128 }) {
                 log("collect: the broker refused the subscription to \(FleetTopics.subscription(prefix: configuration.url.prefix)): the ACL must allow this user to read it")
             }
-        case let .message(topic, payload, _):
-            receive(topic: topic, payload: payload)
+        case let .message(topic, payload, retained):
+            receive(topic: topic, payload: payload, retained: retained, now: now)
         case .published:
             break
         }
@@ -202,6 +241,7 @@ public final class FleetCollector {
         o.user = configuration.url.user
         o.password = configuration.password
         o.caFile = configuration.url.tls ? configuration.caFile : nil
+        o.will = (presenceTopic, FleetAck.presence(collector: configuration.clientID, online: false), true)
         do {
             let c = try MQTTClient(o)
             try c.connectKeepingSession(host: configuration.url.host, port: configuration.url.port, keepaliveSeconds: 60,
@@ -215,19 +255,23 @@ public final class FleetCollector {
     // MARK: files
 
     /// Checks, deduplicates and writes one message.
-    func receive(topic: String, payload: [UInt8]) {
+    func receive(topic: String, payload: [UInt8], retained: Bool = false, now: Int64 = MonotonicClock.nanoseconds()) {
         counters.received += 1
-        switch ReceivedMessage.check(topic: topic, payload: payload, prefix: configuration.url.prefix) {
+        switch ReceivedMessage.check(topic: topic, payload: payload, prefix: configuration.url.prefix, maxBytes: configuration.maxPayloadBytes) {
         case .failure(let r):
-            counters.rejected += 1
-            if counters.rejected <= 10 || counters.rejected % 1000 == 0 { log("collect: rejected \(r) (\(counters.rejected) so far)") }
+            reject(r.reason, "\(r)", now: now)
         case .success(let m):
             let bdir = configuration.outputDir + "/" + m.board
             if m.kind == .status {
-                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(WallClock.nanoseconds()))\",\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
+                // A retained status the broker delivers again (a collector restart) is not news.
+                if retained, lastStatus[m.board] == m.payload { return }
+                lastStatus[m.board] = m.payload
+                let wall = WallClock.nanoseconds()
+                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(wall))\",\"received_ns\":\(wall),\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
                 return
             }
             if m.kind == .samples { return receiveSamples(m, directory: bdir) }
+            noteWritten(board: m.board, session: m.session)
             guard ledger.take(board: m.board, session: m.session, sequence: m.sequence) else { counters.duplicates += 1; return }
             counters.accepted += 1
             let path = bdir + "/" + m.session + ".ndjson"
@@ -235,7 +279,11 @@ public final class FleetCollector {
                 let fd = try file(path, board: bdir)
                 try fd.write(Array((m.payload + "\n").utf8))
                 touched.insert(path)
-            } catch { log("collect: writing \(path) failed: \(error)") }
+                pathKeys[path] = (m.board, m.session)
+            } catch {
+                freeze(board: m.board, session: m.session)
+                log("collect: writing \(path) failed: \(error)")
+            }
             if m.kind == .summary {
                 writeAtomic(m.payload + "\n", to: bdir + "/" + m.session + ".summary.json", board: bdir)
                 samples.close(board: m.board, session: m.session)
@@ -246,6 +294,7 @@ public final class FleetCollector {
     /// A `samples` message: deduplicated by its sequence number (apart from the session's other
     /// messages, whose numbers it shares) and by its timestamps, then appended to the recording.
     private func receiveSamples(_ m: ReceivedMessage, directory: String) {
+        noteWritten(board: m.board, session: m.session)
         guard ledger.take(board: m.board, session: m.session + "/samples", sequence: m.sequence) else { counters.duplicates += 1; return }
         let name = "\(m.board)/samples seq \(m.sequence) of session \(m.session)"
         do {
@@ -255,12 +304,17 @@ public final class FleetCollector {
             case .duplicate: counters.duplicates += 1
             }
         } catch let e as FleetError {
-            counters.rejected += 1
-            log("collect: rejected \(e)")
+            reject(.samples, "\(e)", now: MonotonicClock.nanoseconds())
         } catch {
+            freeze(board: m.board, session: m.session)
             counters.rejected += 1
             log("collect: writing \(name) failed: \(error)")
         }
+    }
+
+    private func reject(_ reason: FleetMessageSchema.Reason, _ detail: String, now: Int64) {
+        counters.rejected += 1
+        if let line = rejections.record(reason, detail: detail, now: now) { log(line) }
     }
 
     private func file(_ path: String, board: String) throws(SystemError) -> FileDescriptor {
@@ -278,10 +332,64 @@ public final class FleetCollector {
         } catch { log("collect: writing \(path) failed: \(error)") }
     }
 
+    private var presenceTopic: String { FleetTopics.presence(prefix: configuration.url.prefix, collector: configuration.clientID) }
+
+    /// `board`'s `session` is (or will be, at the next `fsync`) written: acknowledge it then.
+    private func noteWritten(board: String, session: String) {
+        ackDirty.insert(board)
+        var list = recent[board] ?? []
+        if list.last != session {
+            list.removeAll { $0 == session }
+            list.append(session)
+            if list.count > FleetAck.maxSessions { list.removeFirst(list.count - FleetAck.maxSessions) }
+            recent[board] = list
+        }
+    }
+
+    /// A write of `board`'s `session` failed: its acknowledgement does not advance in this run.
+    private func freeze(board: String, session: String) {
+        let key = board + "/" + session
+        if frozen[key] == nil { frozen[key] = lastAck[key] ?? FleetAck.Session(session: session, sequence: 0, samplesSequence: 0) }
+    }
+
+    /// Publishes (retained) each touched board's acknowledgement: what is now `fsync`ed.
+    private func publishAcks() {
+        guard let c = client, !ackDirty.isEmpty else { return }
+        for board in ackDirty.sorted() {
+            let sessions = (recent[board] ?? []).map { s -> FleetAck.Session in
+                let key = board + "/" + s
+                if let f = frozen[key] { return f }
+                let a = FleetAck.Session(session: s, sequence: ledger.contiguous(board: board, session: s),
+                                         samplesSequence: ledger.highest(board: board, session: s + "/samples"))
+                lastAck[key] = a
+                return a
+            }
+            let ack = FleetAck(board: board, collector: configuration.clientID, sessions: sessions)
+            do {
+                _ = try c.publish(topic: FleetTopics.ack(prefix: configuration.url.prefix, board: board, collector: configuration.clientID), payload: ack.payload, qos: 1, retain: true)
+                acksPublished += 1
+            } catch {
+                log("collect: cannot publish the acknowledgement of \(board): \(error)")
+                return
+            }
+        }
+        ackDirty.removeAll()
+    }
+
     private func flush() {
-        for p in touched { do { try files[p]?.sync() } catch { log("collect: fsync \(p) failed: \(error)") } }
+        for p in touched {
+            do { try files[p]?.sync() } catch {
+                if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
+                log("collect: fsync \(p) failed: \(error)")
+            }
+        }
         touched.removeAll()
-        for p in samples.sync() { log("collect: \(p)") }
+        for p in samples.sync() {
+            let parts = p.key.split(separator: "/", maxSplits: 1).map(String.init)
+            if parts.count == 2 { freeze(board: parts[0], session: parts[1]) }
+            log("collect: \(p.problem)")
+        }
+        publishAcks()
         if files.count > 256 { files.removeAll() }
         if samples.openCount > 256 { samples.closeAll() }
     }

@@ -1,9 +1,10 @@
 import MotionCore
-import Foundation
 
 /// A collected `<session>.ndjson` file read back (pure: bytes in, lines out): one fleet message
-/// per line; a final line without its newline (an interrupted write) is reported as torn, any
-/// other line that is not a fleet message is an error naming file, line and column.
+/// per line, each checked by ``FleetMessageSchema`` (the collector's own acceptance). A final
+/// line without its newline (an interrupted write) is reported as torn; any other line that is
+/// not a fleet message is skipped and reported with its line number and problem (a broken line
+/// on disk is reported, never fatal).
 public struct FleetNDJSON {
     /// One message.
     public struct Line {
@@ -12,34 +13,44 @@ public struct FleetNDJSON {
         /// `seq`.
         public var sequence: Int
         /// The whole object.
-        public var object: [String: Any]
+        public var node: JSONNode
+    }
+
+    /// A line that is not a fleet message.
+    public struct Skipped: Sendable, Equatable, CustomStringConvertible {
+        /// The file.
+        public var file: String
+        /// The line, 1-based.
+        public var line: Int
+        /// What is wrong with it.
+        public var problem: String
+        /// `file:line: problem`.
+        public var description: String { "\(file):\(line): \(problem)" }
     }
 
     /// The messages, in file order.
     public var messages: [Line] = []
+    /// The lines skipped.
+    public var skipped: [Skipped] = []
     /// Bytes of a torn final line.
     public var tornBytes = 0
 
     /// Parses a file.
-    /// - Throws: ``FleetError/malformed(file:line:column:problem:)``.
+    /// - Parameter board: the board whose directory holds the file (each line's `board` must be it).
     /// - Complexity: O(file size).
-    public static func parse(_ bytes: [UInt8], file: String) throws(FleetError) -> FleetNDJSON {
+    public static func parse(_ bytes: [UInt8], file: String, board: String? = nil) -> FleetNDJSON {
         var out = FleetNDJSON()
         var start = 0
         var n = 0
         while start < bytes.count {
             guard let nl = bytes[start...].firstIndex(of: 0x0a) else { out.tornBytes = bytes.count - start; break }
             n += 1
-            let line = bytes[start..<nl]
+            let line = Array(bytes[start..<nl])
             start = nl + 1
-            guard let any = try? JSONSerialization.jsonObject(with: Data(line)), let o = any as? [String: Any] else {
-                let column = (line.firstIndex { !(($0 == 0x20) || ($0 == 0x09)) } ?? line.startIndex) - line.startIndex + 1
-                throw .malformed(file: file, line: n, column: column, problem: "not a JSON object: \(DiagnosticText.quoted(String(decoding: line.prefix(40), as: UTF8.self)))")
+            switch FleetMessageSchema.check(line, board: board, kind: nil) {
+            case .success(let m): out.messages.append(Line(type: m.type, sequence: m.sequence, node: m.node))
+            case .failure(let r): out.skipped.append(Skipped(file: file, line: n, problem: r.problem))
             }
-            guard let type = o["type"] as? String, let seq = o["seq"] as? Int else {
-                throw .malformed(file: file, line: n, column: 1, problem: "a fleet message needs \"type\" and \"seq\"")
-            }
-            out.messages.append(Line(type: type, sequence: seq, object: o))
         }
         return out
     }

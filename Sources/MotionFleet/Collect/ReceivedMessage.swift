@@ -1,9 +1,8 @@
 import MotionCore
-import Foundation
 
 /// A message as the collector received it, checked: its topic names a board and a kind under
-/// the prefix, its payload is a JSON object in schema 1 whose `board` is the topic's, with a
-/// session id and (except `status`) a sequence number.
+/// the prefix, and its payload passes ``FleetMessageSchema`` for that board and kind (the same
+/// check the file reader makes, so whatever is written can be read back).
 public struct ReceivedMessage: Sendable, Equatable {
     /// The board.
     public var board: String
@@ -13,38 +12,30 @@ public struct ReceivedMessage: Sendable, Equatable {
     public var session: String
     /// The sequence number in the session (0 for `status`).
     public var sequence: Int
-    /// The payload as received (one line).
+    /// The payload as received (one line of UTF-8, a byte order mark removed).
     public var payload: String
 
     /// Checks a message.
-    /// - Returns: the message, or why it was rejected (one sentence).
-    public static func check(topic: String, payload: [UInt8], prefix: String) -> Result<ReceivedMessage, Rejection> {
-        guard let (board, kind) = FleetTopics.parse(topic, prefix: prefix) else { return .failure(Rejection(topic: topic, problem: "not a fleet topic")) }
-        func reject(_ p: String) -> Result<ReceivedMessage, Rejection> { .failure(Rejection(topic: topic, problem: p)) }
-        guard !payload.contains(0x0a) else { return reject("the payload spans several lines") }
-        guard let any = try? JSONSerialization.jsonObject(with: Data(payload)), let o = any as? [String: Any] else {
-            return reject("the payload is not a JSON object")
+    /// - Parameter maxBytes: the payload limit (`collect --max-payload`).
+    /// - Returns: the message, or why it was rejected (reason and one sentence).
+    public static func check(topic: String, payload: [UInt8], prefix: String,
+                             maxBytes: Int = FleetMessageSchema.defaultMaxPayload) -> Result<ReceivedMessage, Rejection> {
+        guard let (board, kind) = FleetTopics.parse(topic, prefix: prefix) else {
+            return .failure(Rejection(topic: topic, reason: .topic, problem: "not a fleet topic"))
         }
-        guard let schema = o["schema"] as? Int, schema == FleetMessage.schemaVersion else {
-            return reject("unknown schema \(o["schema"].map { DiagnosticText.quoted("\($0)") } ?? "(missing)") (this collector reads schema \(FleetMessage.schemaVersion))")
+        switch FleetMessageSchema.check(payload, board: board, kind: kind, maxBytes: maxBytes) {
+        case .failure(let r): return .failure(Rejection(topic: topic, reason: r.reason, problem: r.problem))
+        case .success(let m):
+            return .success(ReceivedMessage(board: board, kind: kind, session: m.session, sequence: m.sequence, payload: m.text))
         }
-        guard let b = o["board"] as? String, b == board else { return reject("the payload's board is not the topic's (\(board))") }
-        guard let session = o["session"] as? String, !session.isEmpty, session.utf8.count <= 64,
-              session.utf8.allSatisfy({ FleetTopics.isWordByte($0) || $0 == UInt8(ascii: "-") }) else {
-            return reject("the session id is missing or not 1-64 of A-Z a-z 0-9 - _")
-        }
-        var seq = 0
-        if kind != .status {
-            guard let n = o["seq"] as? Int, n > 0 else { return reject("the sequence number is missing") }
-            seq = n
-        }
-        return .success(ReceivedMessage(board: board, kind: kind, session: session, sequence: seq, payload: String(decoding: payload, as: UTF8.self)))
     }
 
     /// Why a message was not taken.
     public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
         /// The topic.
         public var topic: String
+        /// The counted reason.
+        public var reason: FleetMessageSchema.Reason
         /// The problem.
         public var problem: String
         /// `topic: problem`.

@@ -49,6 +49,8 @@ public final class FleetPublisher {
     private let file: OutboxFile
     private var client: MQTTClient?
     private var mids: [Int32: Int64] = [:]
+    private var subscriptionMids: [Int32: [String]] = [:]
+    private var refusedSubscriptions: Set<String> = []
     private var pendingRecords: [OutboxRecord] = []
     private let log: (PublishEvent) -> Void
 
@@ -63,6 +65,7 @@ public final class FleetPublisher {
         file = f
         restored = journal.entries.count
         machine = PublishMachine(settings: configuration.settings, journal: journal)
+        if configuration.settings.ack == .collector { machine.subscriptions = [topics.ackSubscription(), topics.presenceSubscription()] }
         self.log = log
     }
 
@@ -75,6 +78,13 @@ public final class FleetPublisher {
         }
     }
 
+    /// Drops now what the outbox limit would drop to take `message` (its journal line), so that
+    /// a message built after this can carry the final drop count.
+    public func makeRoom(for message: FleetMessage) {
+        let bytes = OutboxEntry(id: machine.nextMessageID, kind: message.kind, topic: topics.topic(message.kind), payload: message.payload).bytes
+        perform(machine.handle(.makeRoom(bytes: bytes + 16)), now: MonotonicClock.nanoseconds())
+    }
+
     /// Logs `event` as the publisher's own events are.
     public func report(_ event: PublishEvent) { log(event) }
 
@@ -85,12 +95,13 @@ public final class FleetPublisher {
         service(now: now, timeoutMilliseconds: 0)
     }
 
-    /// At the end: waits up to `deadline` (monotonic ns) for the broker to acknowledge the
-    /// outbox (what is left is sent by the next run), then disconnects cleanly.
+    /// At the end: waits up to `deadline` (monotonic ns) for the outbox to be acknowledged (by
+    /// the broker, and with `--ack collector` by a collector while one is online; what is left is
+    /// sent by the next run), then disconnects cleanly.
     /// - Returns: messages still unacknowledged.
     @discardableResult
     public func finish(deadline: Int64) -> Int {
-        while machine.backlog > 0 {
+        while machine.backlog > 0 && (machine.awaitingBroker > 0 || !machine.collectorsOnline.isEmpty) {
             let now = MonotonicClock.nanoseconds()
             guard now < deadline else { break }
             perform(machine.handle(.wake(now: now)), now: now)
@@ -149,8 +160,16 @@ public final class FleetPublisher {
             } else {
                 perform(machine.handle(.acknowledged(id: id)), now: now)
             }
-        case .message, .subscribed:
-            break
+        case let .message(topic, payload, _):
+            if topics.isAck(topic) {
+                guard let ack = FleetAck.parse(payload), ack.board == configuration.board else { return }
+                perform(machine.handle(.collectorAck(ack)), now: now)
+            } else if let collector = topics.presenceCollector(topic), let online = FleetAck.presenceOnline(payload) {
+                perform(machine.handle(.collectorPresence(collector: collector, online: online)), now: now)
+            }
+        case let .subscribed(mid, granted):
+            guard let filters = subscriptionMids.removeValue(forKey: mid) else { return }
+            for (f, g) in zip(filters, granted) where g >= 128 && refusedSubscriptions.insert(f).inserted { log(.subscriptionRefused(f)) }
         }
     }
 
@@ -194,6 +213,14 @@ public final class FleetPublisher {
                 do {
                     let mid = try c.publish(topic: entry.topic, payload: entry.payload, qos: 1, retain: retain)
                     if entry.id != 0 { mids[mid] = entry.id }
+                } catch {
+                    dropConnection(problem(error), now: now)
+                    return
+                }
+            case .subscribe(let filters):
+                guard let c = client else { continue }
+                do {
+                    for f in filters { subscriptionMids[try c.subscribe(f, qos: 1)] = [f] }
                 } catch {
                     dropConnection(problem(error), now: now)
                     return

@@ -17,6 +17,8 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
     public let session: String
     /// The columns of published samples, nil to publish none.
     public let samples: SensorSet?
+    /// The last sequence number published (batches, events and the summary share it).
+    public private(set) var lastSequence = 0
 
     /// Creates the observer; the board is announced `online`.
     /// - Parameter samples: the sensors whose samples are published with each batch (nil: none).
@@ -25,19 +27,25 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
         self.publisher = publisher
         self.session = session
         self.samples = samples
-        publisher.send(FleetMessage.status(.online, board: publisher.configuration.board, session: session))
+        publisher.send(FleetMessage.status(.online, board: publisher.configuration.board, session: session, sent: [:], lastSequence: 0))
     }
 
     private var board: String { publisher.configuration.board }
 
+    private func status(_ s: FleetMessage.State) -> FleetMessage {
+        FleetMessage.status(s, board: board, session: session, dropped: publisher.machine.dropped, sent: publisher.machine.enqueuedByKind, lastSequence: lastSequence)
+    }
+
     public mutating func batch(_ report: BatchReport) {
         inner.batch(report)
+        lastSequence = max(lastSequence, report.sequence)
         publisher.send(FleetMessage.wrap(.batch, board: board, report.json))
         publisher.wake(now: MonotonicClock.nanoseconds())
     }
 
     public mutating func batch(_ report: BatchReport, samples batch: SampleBatch) {
         inner.batch(report, samples: batch)
+        lastSequence = max(lastSequence, report.sequence)
         publisher.send(FleetMessage.wrap(.batch, board: board, report.json))
         if let sensors = samples {
             do throws(FleetError) {
@@ -51,6 +59,7 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
 
     public mutating func event(_ event: SessionEvent, sequence: Int) {
         inner.event(event, sequence: sequence)
+        lastSequence = max(lastSequence, sequence)
         publisher.send(FleetMessage.wrap(.event, board: board, event.json(session: session, sequence: sequence)))
         let state: FleetMessage.State? = switch event {
         case .paused: .paused
@@ -58,22 +67,30 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
         case .deviceLost: .lost
         default: nil
         }
-        if let s = state { publisher.send(FleetMessage.status(s, board: board, session: session, dropped: publisher.machine.dropped)) }
+        if let s = state { publisher.send(status(s)) }
         publisher.wake(now: MonotonicClock.nanoseconds())
     }
 
     public mutating func finished(_ summary: SessionSummary, sequence: Int) {
         inner.finished(summary, sequence: sequence)
-        publisher.send(Self.summaryMessage(summary, board: board, sequence: sequence))
-        publisher.send(FleetMessage.status(.offline, board: board, session: session, dropped: publisher.machine.dropped))
+        lastSequence = max(lastSequence, sequence)
+        var sent = publisher.machine.enqueuedByKind
+        sent[.summary, default: 0] += 1
+        // Room for the summary first, so that its drop count is the final one.
+        publisher.makeRoom(for: Self.summaryMessage(summary, board: board, sequence: sequence, sent: sent, dropped: publisher.machine.dropped))
+        publisher.send(Self.summaryMessage(summary, board: board, sequence: sequence, sent: sent, dropped: publisher.machine.dropped))
+        publisher.send(status(.offline))
         publisher.wake(now: MonotonicClock.nanoseconds())
     }
 
     /// The `summary` message: `type`, `seq`, then the summary's members (its own schema
-    /// version as `summary_schema`).
-    public static func summaryMessage(_ summary: SessionSummary, board: String, sequence: Int) -> FleetMessage {
+    /// version as `summary_schema`), then what the board sent in the session (`sent`, per kind,
+    /// the summary included) and what its outbox limit dropped (`outbox_dropped`).
+    public static func summaryMessage(_ summary: SessionSummary, board: String, sequence: Int,
+                                      sent: [FleetMessage.Kind: Int]? = nil, dropped: Int = 0) -> FleetMessage {
         guard case .object(let members) = summary.json else { preconditionFailure("a summary is an object") }
         let renamed = members.map { $0.0 == "schema" ? ("summary_schema", $0.1) : $0 }
-        return FleetMessage.wrap(.summary, board: board, .object([("type", .string("summary")), ("seq", .number(sequence))] + renamed))
+        let fleet: [(String, JSONValue)] = sent.map { [("sent", FleetMessage.sentObject($0)), ("outbox_dropped", .number(dropped))] } ?? []
+        return FleetMessage.wrap(.summary, board: board, .object([("type", .string("summary")), ("seq", .number(sequence))] + renamed + fleet))
     }
 }

@@ -1,3 +1,4 @@
+import MotionCore
 /// A message waiting in the outbox: its outbox-wide id (increasing across sessions), its kind,
 /// its topic and its payload.
 public struct OutboxEntry: Sendable, Equatable {
@@ -9,13 +10,24 @@ public struct OutboxEntry: Sendable, Equatable {
     public var topic: String
     /// The payload, one line of JSON.
     public var payload: String
+    /// The broker acknowledged it (`--ack collector`: it stays until a collector acknowledges it).
+    public var atBroker = false
 
     /// Creates an entry.
-    public init(id: Int64, kind: FleetMessage.Kind, topic: String, payload: String) {
+    public init(id: Int64, kind: FleetMessage.Kind, topic: String, payload: String, atBroker: Bool = false) {
         self.id = id
         self.kind = kind
         self.topic = topic
         self.payload = payload
+        self.atBroker = atBroker
+    }
+
+    /// Its session id and sequence number, read from the payload (nil for a payload without them).
+    public var position: (session: String, sequence: Int)? {
+        guard let node = try? JSONReader.parse(Array(payload.utf8), maxBytes: FleetMessageSchema.defaultMaxPayload),
+              case .string(let session)? = node["session"]?.value, case .number(let seq)? = node["seq"]?.value,
+              seq >= 1, seq <= Double(FleetMessageSchema.maxSequence), seq.rounded() == seq else { return nil }
+        return (session, Int(seq))
     }
 
     /// Its size in the journal (the `+` line), bytes.

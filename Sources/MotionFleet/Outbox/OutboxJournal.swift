@@ -48,6 +48,8 @@ public struct OutboxJournal: Sendable, Equatable {
                     live[e.id] = all.count
                     all.append(e)
                     j.nextID = e.id + 1
+                case .atBroker(let id):
+                    if let k = live[id] { all[k]?.atBroker = true }
                 case .acknowledged(let id), .refused(let id):
                     if let k = live.removeValue(forKey: id) { all[k] = nil }
                 case .dropped(let id):
@@ -64,7 +66,12 @@ public struct OutboxJournal: Sendable, Equatable {
     /// The contents of a compacted file holding `entries`.
     public static func compacted(_ entries: [OutboxEntry]) -> [UInt8] {
         var s = OutboxRecord.header + "\n"
-        for e in entries { s += OutboxRecord.message(e).line }
+        for e in entries {
+            var plain = e
+            plain.atBroker = false
+            s += OutboxRecord.message(plain).line
+            if e.atBroker { s += OutboxRecord.atBroker(e.id).line }
+        }
         return Array(s.utf8)
     }
 }

@@ -2,14 +2,18 @@ import MotionCore
 /// One line of the outbox journal (docs/fleet.md, "The outbox"): the file starts with
 /// `# motionbatch-outbox 1` and is only ever appended to, one record per line:
 /// - `+ ID KIND TOPIC PAYLOAD`: a message (fsynced before it is sent);
-/// - `- ID`: the broker acknowledged it;
+/// - `- ID`: acknowledged: by a collector (`--ack collector`) or by the broker (`--ack broker`); gone;
+/// - `b ID`: the broker acknowledged it (`--ack collector`): kept until a collector does, not
+///   sent again while no collector is online;
 /// - `x ID`: dropped to keep the outbox within `--outbox-max` (counted);
 /// - `r ID`: the broker refused it (not authorized); it is not sent again.
 public enum OutboxRecord: Sendable, Equatable {
     /// A message.
     case message(OutboxEntry)
-    /// Acknowledged.
+    /// Acknowledged (gone).
     case acknowledged(Int64)
+    /// Taken by the broker, kept until a collector acknowledges it.
+    case atBroker(Int64)
     /// Dropped (the outbox was full).
     case dropped(Int64)
     /// Refused by the broker.
@@ -23,6 +27,7 @@ public enum OutboxRecord: Sendable, Equatable {
         switch self {
         case .message(let e): "+ \(e.id) \(e.kind.rawValue) \(e.topic) \(e.payload)\n"
         case .acknowledged(let id): "- \(id)\n"
+        case .atBroker(let id): "b \(id)\n"
         case .dropped(let id): "x \(id)\n"
         case .refused(let id): "r \(id)\n"
         }
@@ -40,9 +45,9 @@ public enum OutboxRecord: Sendable, Equatable {
             throw bad(3, "expected a positive message id after '\(tag)', found \(DiagnosticText.quoted(String(fields.count >= 2 ? fields[1] : "")))")
         }
         switch tag {
-        case "-", "x", "r":
+        case "-", "x", "r", "b":
             guard fields.count == 2 else { throw bad(3 + fields[1].count, "unexpected text after the id") }
-            return tag == "-" ? .acknowledged(id) : tag == "x" ? .dropped(id) : .refused(id)
+            return tag == "-" ? .acknowledged(id) : tag == "x" ? .dropped(id) : tag == "b" ? .atBroker(id) : .refused(id)
         case "+":
             guard fields.count == 5 else { throw bad(line.count + 1, "a message line needs ID KIND TOPIC PAYLOAD") }
             let kindColumn = 4 + fields[1].count
@@ -60,6 +65,6 @@ public enum OutboxRecord: Sendable, Equatable {
     }
 
     private static func failTag(_ line: Substring, _ bad: (Int, String) -> FleetError) throws(FleetError) -> OutboxRecord {
-        throw bad(1, "expected a record ('+', '-', 'x' or 'r' and a space), found \(DiagnosticText.quoted(String(line.prefix(20))))")
+        throw bad(1, "expected a record ('+', '-', 'b', 'x' or 'r' and a space), found \(DiagnosticText.quoted(String(line.prefix(20))))")
     }
 }

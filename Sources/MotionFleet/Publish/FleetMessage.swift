@@ -52,9 +52,20 @@ public struct FleetMessage: Sendable, Equatable {
         return FleetMessage(kind: kind, payload: JSONValue.object(head + members).serialized())
     }
 
-    /// A `status` message.
-    public static func status(_ state: State, board: String, session: String, dropped: Int = 0) -> FleetMessage {
-        wrap(.status, board: board, .object([("type", .string("status")), ("session", .string(session)),
-                                             ("state", .string(state.rawValue)), ("outbox_dropped", .number(dropped))]))
+    /// A `status` message: the state, the messages the outbox limit dropped, and (when known)
+    /// what the board sent in the session so far (per kind) and its last sequence number, so that
+    /// a collector can tell what it is missing.
+    public static func status(_ state: State, board: String, session: String, dropped: Int = 0,
+                              sent: [Kind: Int]? = nil, lastSequence: Int? = nil) -> FleetMessage {
+        var members: [(String, JSONValue)] = [("type", .string("status")), ("session", .string(session)),
+                                              ("state", .string(state.rawValue)), ("outbox_dropped", .number(dropped))]
+        if let sent { members.append(("sent", sentObject(sent))) }
+        if let lastSequence { members.append(("last_seq", .number(lastSequence))) }
+        return wrap(.status, board: board, .object(members))
+    }
+
+    /// `{"batch": n, "samples": n, "event": n, "summary": n}`.
+    public static func sentObject(_ sent: [Kind: Int]) -> JSONValue {
+        .object([Kind.batch, .samples, .event, .summary].map { ($0.rawValue, .number(sent[$0] ?? 0)) })
     }
 }

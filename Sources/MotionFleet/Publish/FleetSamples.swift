@@ -1,4 +1,3 @@
-import Foundation
 import MotionCore
 
 /// The samples of one delivered batch as a `samples` message (`capture/replay --publish
@@ -65,15 +64,19 @@ public struct FleetSamples: Sendable, Equatable {
     ///   unknown columns, rows that are not the recording's, a `count` that is not the rows'.
     public static func decode(_ payload: String, name: String) throws(FleetError) -> FleetSamples {
         func bad(_ row: Int?, _ column: Int?, _ p: String) -> FleetError { .samples(message: name, row: row, column: column, problem: p) }
-        guard let any = try? JSONSerialization.jsonObject(with: Data(payload.utf8)), let o = any as? [String: Any] else {
+        // Strictly (MotionCore's JSONReader, as FleetMessageSchema): `true` is not a number.
+        guard let o = try? JSONReader.parse(Array(payload.utf8), maxBytes: FleetMessageSchema.defaultMaxPayload), case .object = o.value else {
             throw bad(nil, nil, "the payload is not a JSON object")
         }
-        guard let v = o["samples_format"] as? Int, v == formatVersion else {
-            throw bad(nil, nil, "unknown samples_format \(o["samples_format"].map { DiagnosticText.quoted("\($0)") } ?? "(missing)") (this collector reads \(formatVersion))")
+        guard case .number(let v)? = o["samples_format"]?.value, v == Double(formatVersion) else {
+            let shown = o["samples_format"].map { n -> String in if case .number(let x) = n.value { return x.compactText } else { return n.kindName } }
+            throw bad(nil, nil, "unknown samples_format \(shown.map { DiagnosticText.quoted($0) } ?? "(missing)") (this collector reads \(formatVersion))")
         }
-        guard let columns = o["columns"] as? String, let rows = o["rows"] as? String, let count = o["count"] as? Int else {
+        guard case .string(let columns)? = o["columns"]?.value, case .string(let rows)? = o["rows"]?.value, case .number(let c)? = o["count"]?.value,
+              c.rounded() == c, abs(c) <= Double(maxSamples) * 2 else {
             throw bad(nil, nil, "a samples message needs \"columns\", \"rows\" and \"count\"")
         }
+        let count = Int(c)
         guard let sensors = [SensorSet.accel, [.accel, .gyro]].first(where: { header($0).columns.joined(separator: ",") == columns }) else {
             throw bad(nil, nil, "unknown columns \(DiagnosticText.quoted(columns)) (expected \(header(.accel).columns.joined(separator: ",")) or with gyro_x,gyro_y,gyro_z)")
         }

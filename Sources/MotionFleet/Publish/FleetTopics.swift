@@ -12,7 +12,7 @@ public struct FleetTopics: Sendable, Equatable {
     /// Creates the topics of `board`.
     /// - Throws: ``FleetError/invalidBoardID(_:)``.
     public init(prefix: String, board: String) throws(FleetError) {
-        guard Self.isValidBoardID(board) else { throw .invalidBoardID(board) }
+        guard Self.isValidBoardID(board), !Self.reserved.contains(board) else { throw .invalidBoardID(board) }
         self.prefix = prefix
         self.board = board
     }
@@ -23,11 +23,42 @@ public struct FleetTopics: Sendable, Equatable {
     /// The collector's subscription: every board's messages under `prefix`.
     public static func subscription(prefix: String) -> String { "\(prefix)/+/+" }
 
+    /// Board ids that are topic levels of the collectors (`_ack`, `_collector`), not boards.
+    public static let reserved: Set<String> = ["_ack", "_collector"]
+
+    /// Where collector `collector` acknowledges `board`'s messages (retained, written only by
+    /// collectors): `PREFIX/_ack/<board>/<collector>`.
+    public static func ack(prefix: String, board: String, collector: String) -> String { "\(prefix)/_ack/\(board)/\(collector)" }
+
+    /// A board's subscription to every collector's acknowledgements of it.
+    public func ackSubscription() -> String { "\(prefix)/_ack/\(board)/+" }
+
+    /// Collector `collector`'s presence (retained `online`; `offline` also as its last will):
+    /// `PREFIX/_collector/<collector>/status`.
+    public static func presence(prefix: String, collector: String) -> String { "\(prefix)/_collector/\(collector)/status" }
+
+    /// A board's subscription to every collector's presence.
+    public func presenceSubscription() -> String { "\(prefix)/_collector/+/status" }
+
+    /// The collector id of a presence topic, nil for another topic.
+    public func presenceCollector(_ topic: String) -> String? {
+        let head = "\(prefix)/_collector/"
+        guard topic.hasPrefix(head), topic.hasSuffix("/status") else { return nil }
+        let id = String(topic.dropFirst(head.count).dropLast(7))
+        return Self.isValidBoardID(id) ? id : nil
+    }
+
+    /// Whether `topic` is a collector's acknowledgement of this board.
+    public func isAck(_ topic: String) -> Bool {
+        let head = "\(prefix)/_ack/\(board)/"
+        return topic.hasPrefix(head) && Self.isValidBoardID(String(topic.dropFirst(head.count)))
+    }
+
     /// The board and kind of `topic` under `prefix`, nil for anything else.
     public static func parse(_ topic: String, prefix: String) -> (board: String, kind: FleetMessage.Kind)? {
         guard topic.hasPrefix(prefix + "/") else { return nil }
         let rest = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        guard rest.count == 2, isValidBoardID(String(rest[0])), let kind = FleetMessage.Kind(rawValue: String(rest[1])) else { return nil }
+        guard rest.count == 2, isValidBoardID(String(rest[0])), !reserved.contains(String(rest[0])), let kind = FleetMessage.Kind(rawValue: String(rest[1])) else { return nil }
         return (String(rest[0]), kind)
     }
 

@@ -17,6 +17,17 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
     case samplesSkipped(sequence: Int, problem: String)
     /// Writing the outbox failed (the message is still sent from memory).
     case journalFailed(String)
+    /// A collector came online (none was); `unacknowledged` messages wait for its acknowledgement.
+    case collectorOnline(collector: String, unacknowledged: Int)
+    /// The last online collector went offline: what the broker took is not sent again until one returns.
+    case collectorOffline(collector: String)
+    /// `count` messages the broker took and no collector acknowledged are sent again.
+    case resending(count: Int)
+    /// The broker refused the subscription to the collectors' acknowledgements or presence.
+    case subscriptionRefused(String)
+    /// A repeated event (`refused TOPIC`, `dropped`, `compacted`) happened `count` more times since
+    /// it was last logged (`total`: all drops so far).
+    case repeated(what: String, count: Int, total: Int?)
 
     /// One line for the log.
     public var description: String {
@@ -31,6 +42,18 @@ public enum PublishEvent: Sendable, Equatable, CustomStringConvertible {
         case .compacted(let n): return "publish: outbox compacted (\(n) messages not yet acknowledged)"
         case let .samplesSkipped(seq, problem): return "publish: the samples of batch \(seq) are not published: \(problem)"
         case .journalFailed(let why): return "publish: the outbox could not be written (\(why)); unsent messages would be lost in a crash"
+        case let .collectorOnline(c, n): return "publish: collector \(c) is online; \(n) messages wait for its acknowledgement"
+        case .collectorOffline(let c): return "publish: collector \(c) went offline; what the broker took is kept in the outbox and not sent again until a collector returns"
+        case .resending(let n): return "publish: sending again \(n) messages the broker took and no collector acknowledged, oldest first"
+        case let .repeated(what, count, total):
+            let noun = switch what {
+            case _ where what.hasPrefix("refused "): "\(count) more messages to \(what.dropFirst(8)) refused by the broker"
+            case "dropped": "\(count) more messages dropped by --outbox-max (\(total ?? 0) in all)"
+            default: "\(count) more outbox compactions"
+            }
+            return "publish: \(noun) in the last minute or more"
+        case .subscriptionRefused(let t):
+            return "publish: the broker refused the subscription to \(t): the ACL must let the board read PREFIX/_ack/<board>/# and PREFIX/_collector/# (contrib/mosquitto/acl); without a collector's acknowledgements the outbox only grows (or use --ack broker)"
         }
     }
 }

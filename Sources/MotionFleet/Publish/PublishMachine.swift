@@ -1,3 +1,5 @@
+import MotionCore
+
 /// Publishing through an on-disk outbox as a pure state machine: it is told what to send, what
 /// the connection did and what the broker acknowledged, with the monotonic time read by the
 /// driver in the batch wake-up, and answers with the ``Action``s to carry out (journal records,
@@ -9,20 +11,44 @@
 ///   published, and leaves the outbox only when acknowledged (or refused, or dropped);
 /// - messages are published in order, oldest first, at most ``Settings/inFlightLimit`` unacknowledged;
 ///   after a lost connection every unacknowledged one is published again, in order;
+/// - with ``AckMode/collector`` (the default) an entry leaves the outbox only when a collector's
+///   ``FleetAck`` covers it: the broker's PUBACK only marks it as taken (`b ID`), and what the
+///   broker took is not sent again while no collector is online (so a full broker queue cannot
+///   overflow again); when a collector comes online (its retained presence) what it has not
+///   acknowledged after ``Settings/resendGraceNanoseconds`` is sent again, oldest first, at most
+///   ``Settings/inFlightLimit`` at a time, and again whenever acknowledgements stall for
+///   ``Settings/resendAfterNanoseconds`` while one is online;
 /// - over ``Settings/outboxMaxBytes`` the oldest `samples` messages are dropped first and
 ///   counted, then the oldest `batch` messages, then `event` messages; summaries never;
 /// - reconnection with exponential back-off from ``Settings/firstRetryNanoseconds`` capped at
 ///   ``Settings/reconnectMaxNanoseconds``, attempted only in a wake-up (no timer of its own);
 /// - the journal is compacted when its dead records outweigh the live ones.
 public struct PublishMachine: Sendable {
+    /// Who must acknowledge a message before it leaves the outbox (`--ack`).
+    public enum AckMode: String, Sendable, Equatable, CaseIterable {
+        /// A collector, after its `fsync` (end to end; the default).
+        case collector
+        /// The broker (PUBACK): the weaker guarantee of a fleet without a collector; what the
+        /// broker drops (its queue limit, a restart without persistence) is lost.
+        case broker
+    }
+
     /// What the machine is asked to do.
     public struct Settings: Sendable, Equatable {
+        /// Who acknowledges (`--ack`).
+        public var ack: AckMode = .collector
+        /// After a collector comes online, what it has not acknowledged within this is sent again.
+        public var resendGraceNanoseconds: Int64 = 2_000_000_000
+        /// While a collector is online and no acknowledgement came for this long, what the broker
+        /// took and no collector acknowledged is sent again.
+        public var resendAfterNanoseconds: Int64 = 60_000_000_000
         /// The back-off's cap (`--reconnect-max`, default 30 s).
         public var reconnectMaxNanoseconds: Int64 = 30_000_000_000
         /// The first retry's delay.
         public var firstRetryNanoseconds: Int64 = 1_000_000_000
-        /// The outbox's limit (`--outbox-max`), nil for none.
-        public var outboxMaxBytes: Int?
+        /// The outbox's limit (`--outbox-max`; default 64 MiB: about 145,000 batch messages, 40
+        /// hours of 1-s batches without samples, 5 hours with), nil for none.
+        public var outboxMaxBytes: Int? = 64 << 20
         /// Messages published and not yet acknowledged, at most.
         public var inFlightLimit = 100
         /// A connection attempt not answered within this is abandoned.
@@ -30,8 +56,8 @@ public struct PublishMachine: Sendable {
         /// The journal is compacted only above this size.
         public var compactAboveBytes = 64 * 1024
 
-        /// Creates the defaults.
-        public init() {}
+        /// Creates the defaults (`ack`: who acknowledges).
+        public init(ack: AckMode = .collector) { self.ack = ack }
     }
 
     /// The connection as the machine sees it.
@@ -62,6 +88,13 @@ public struct PublishMachine: Sendable {
         case acknowledged(id: Int64)
         /// The broker refused message `id` (a PUBACK with a failure reason code).
         case refused(id: Int64, reason: String)
+        /// A collector's acknowledgement of this board arrived (``AckMode/collector``).
+        case collectorAck(FleetAck)
+        /// A collector's presence arrived (`online` false: its last will or a clean stop).
+        case collectorPresence(collector: String, online: Bool)
+        /// Drop now what the outbox limit would drop to take a message of `bytes` (so that the
+        /// message can carry the final count: the summary).
+        case makeRoom(bytes: Int)
     }
 
     /// What the driver must do, in order.
@@ -76,6 +109,8 @@ public struct PublishMachine: Sendable {
         case abandonConnection
         /// Publish at QoS 1 (`retain` for the status). A status has id 0 and is not acknowledged.
         case publish(OutboxEntry, retain: Bool)
+        /// Subscribe at QoS 1 (the collectors' acknowledgements and presence; ``AckMode/collector``).
+        case subscribe([String])
         /// Replace the journal atomically by one holding only these entries.
         case compact([OutboxEntry])
         /// Log.
@@ -94,13 +129,32 @@ public struct PublishMachine: Sendable {
     public private(set) var acknowledgedCount = 0
     /// Failed attempts since the last connection.
     public private(set) var failures = 0
+    /// Messages sent again because no collector acknowledged them (``AckMode/collector``).
+    public private(set) var resentCount = 0
+    /// Collectors whose presence is `online`.
+    public private(set) var collectorsOnline: Set<String> = []
+    /// Messages enqueued in this run, per kind.
+    public private(set) var enqueuedByKind: [FleetMessage.Kind: Int] = [:]
+    /// The topics to subscribe to on each connection (``AckMode/collector``).
+    public var subscriptions: [String] = []
 
     private var storage: [OutboxEntry?] = []
     private var removedFront = 0            // entries trimmed off the front of `storage`
     private var positions: [Int64: Int] = [:]  // id -> absolute position
     private var head = 0                    // absolute position of the oldest live entry (or end)
     private var nextToSend = 0              // absolute position of the first unpublished entry
-    private var inFlight = 0
+    private var inFlight: Set<Int64> = []   // published on this connection, no PUBACK yet
+    private var atBroker: Set<Int64> = []   // PUBACK received, no collector acknowledgement yet
+    private var keys: [Int64: (session: String, sequence: Int)] = [:]
+    private var ackedThrough: [String: (sequence: Int, samples: Int)] = [:]
+    private var lastWake: Int64 = 0
+    private var resendAt: Int64?
+    private var resendCandidates: Set<Int64> = []  // taken by the broker before the collector came online
+    private var lastAckProgress: Int64 = 0
+    /// Per repeated event class: occurrences not logged yet, and when it was last logged.
+    private var quiet: [String: (pending: Int, loggedAt: Int64)] = [:]
+    /// The shortest time between two count lines of one repeated event, ns.
+    public static let repeatInterval: Int64 = 60_000_000_000
     private var nextID: Int64
     private var liveBytes = 0
     private var fileBytes: Int
@@ -115,7 +169,10 @@ public struct PublishMachine: Sendable {
         nextID = journal.nextID
         fileBytes = journal.validBytes
         dropped = journal.dropped
-        for e in journal.entries { insert(e) }
+        for e in journal.entries {
+            insert(e)
+            if e.atBroker && settings.ack == .collector { atBroker.insert(e.id) }
+        }
     }
 
     // MARK: queries
@@ -129,7 +186,12 @@ public struct PublishMachine: Sendable {
     /// Bytes of the journal as the machine tracks it.
     public var journalBytes: Int { fileBytes }
     /// Messages published and not yet acknowledged.
-    public var unacknowledged: Int { inFlight }
+    public var unacknowledged: Int { inFlight.count }
+    /// The id the next enqueued message gets.
+    public var nextMessageID: Int64 { nextID }
+    /// Messages in the outbox the broker has not taken yet (``AckMode/collector``: the rest wait
+    /// for a collector).
+    public var awaitingBroker: Int { positions.count - atBroker.count }
 
     // MARK: driving
 
@@ -143,6 +205,7 @@ public struct PublishMachine: Sendable {
             let e = OutboxEntry(id: nextID, kind: message.kind, topic: topic, payload: message.payload)
             nextID += 1
             insert(e)
+            enqueuedByKind[message.kind, default: 0] += 1
             append(.message(e), into: &out)
             unsynced = true
             enforceLimit(into: &out)
@@ -150,7 +213,10 @@ public struct PublishMachine: Sendable {
             status = OutboxEntry(id: 0, kind: .status, topic: topic, payload: message.payload)
             statusSent = false
         case .wake(let now):
+            lastWake = now
             if unsynced { out.append(.sync); unsynced = false }
+            resendIfDue(now: now, into: &out)
+            flushQuiet(now: now, into: &out)
             switch connection {
             case .down(let at) where now >= at:
                 connection = .connecting(since: now)
@@ -168,8 +234,12 @@ public struct PublishMachine: Sendable {
             failures = 0
             lastLogged = nil
             nextToSend = head
-            inFlight = 0
+            inFlight.removeAll()
             statusSent = false
+            // The presence is read again from the retained messages of the subscription.
+            collectorsOnline.removeAll()
+            resendAt = nil
+            if settings.ack == .collector, !subscriptions.isEmpty { out.append(.subscribe(subscriptions)) }
             // Nothing is published before the journal holds it.
             if unsynced { out.append(.sync); unsynced = false }
             publish(into: &out)
@@ -180,16 +250,56 @@ public struct PublishMachine: Sendable {
             fail(problem, now: now, lost: connection == .up, into: &out)
         case .acknowledged(let id):
             guard let p = positions[id] else { break }
-            remove(at: p)
-            acknowledgedCount += 1
-            append(.acknowledged(id), into: &out)
+            if settings.ack == .collector && !covered(id) {
+                guard inFlight.remove(id) != nil else { break }
+                if atBroker.isEmpty { lastAckProgress = lastWake }
+                atBroker.insert(id)
+                append(.atBroker(id), into: &out)
+            } else {
+                remove(at: p)
+                acknowledgedCount += 1
+                append(.acknowledged(id), into: &out)
+            }
             if connection == .up { publish(into: &out) }
+        case .collectorAck(let ack):
+            guard settings.ack == .collector else { break }
+            for s in ack.sessions {
+                let old = ackedThrough[s.session] ?? (0, 0)
+                ackedThrough[s.session] = (max(old.sequence, s.sequence), max(old.samples, s.samplesSequence))
+            }
+            var removed = 0
+            var p = head
+            while p < removedFront + storage.count {
+                if let e = storage[p - removedFront], covered(e.id) {
+                    remove(at: p)
+                    acknowledgedCount += 1
+                    removed += 1
+                    append(.acknowledged(e.id), into: &out)
+                }
+                p += 1
+            }
+            if removed > 0 { lastAckProgress = lastWake }
+            if connection == .up { publish(into: &out) }
+        case .makeRoom(let bytes):
+            enforceLimit(room: bytes, into: &out)
+        case let .collectorPresence(collector, online):
+            guard settings.ack == .collector else { break }
+            let wasOnline = !collectorsOnline.isEmpty
+            if online { collectorsOnline.insert(collector) } else { collectorsOnline.remove(collector) }
+            if !wasOnline, online {
+                resendAt = lastWake.saturatingAdding(settings.resendGraceNanoseconds)
+                resendCandidates = atBroker
+                out.append(.log(.collectorOnline(collector: collector, unacknowledged: backlog)))
+            } else if wasOnline, collectorsOnline.isEmpty {
+                resendAt = nil
+                out.append(.log(.collectorOffline(collector: collector)))
+            }
         case let .refused(id, reason):
             guard let p = positions[id], let e = storage[p - removedFront] else { break }
             remove(at: p)
             refusedCount += 1
             append(.refused(id), into: &out)
-            out.append(.log(.refused(topic: e.topic, reason: reason)))
+            quietLog(.refused(topic: e.topic, reason: reason), "refused " + e.topic, into: &out)
         }
         return out
     }
@@ -202,9 +312,60 @@ public struct PublishMachine: Sendable {
     }
 
     private mutating func insert(_ e: OutboxEntry) {
+        var plain = e
+        plain.atBroker = false
         positions[e.id] = removedFront + storage.count
-        storage.append(e)
+        storage.append(plain)
         liveBytes += e.bytes
+        if settings.ack == .collector, let k = e.position { keys[e.id] = k }
+    }
+
+    /// Logs `event` the first time its class (`what`) happens, later only counts it: the counts
+    /// are logged at most once a minute (``flushQuiet(now:into:)``).
+    private mutating func quietLog(_ event: PublishEvent, _ what: String, count: Int = 1, into out: inout [Action]) {
+        if let q = quiet[what] {
+            quiet[what] = (q.pending + count, q.loggedAt)
+        } else {
+            quiet[what] = (0, lastWake)
+            out.append(.log(event))
+        }
+    }
+
+    private mutating func flushQuiet(now: Int64, into out: inout [Action]) {
+        for (what, q) in quiet.sorted(by: { $0.key < $1.key }) where q.pending > 0 && now.saturatingSubtracting(q.loggedAt) >= Self.repeatInterval {
+            out.append(.log(.repeated(what: what, count: q.pending, total: what == "dropped" ? dropped : nil)))
+            quiet[what] = (0, now)
+        }
+    }
+
+    /// Whether a collector's acknowledgement covers entry `id`.
+    private func covered(_ id: Int64) -> Bool {
+        guard let k = keys[id], let a = ackedThrough[k.session], let p = positions[id], let e = storage[p - removedFront] else { return false }
+        return e.kind == .samples ? k.sequence <= a.samples && k.sequence <= a.sequence + 1 : k.sequence <= a.sequence
+    }
+
+    /// Sends again what the broker took and no collector acknowledged: after a collector came
+    /// online (its grace over), or when acknowledgements stalled while one is online.
+    private mutating func resendIfDue(now: Int64, into out: inout [Action]) {
+        guard settings.ack == .collector, connection == .up, !collectorsOnline.isEmpty, !atBroker.isEmpty else { return }
+        // After a collector came online: what the broker took before (it may have dropped it);
+        // what it took since went to an online collector. After a stall: everything it holds.
+        let ids: Set<Int64>
+        if let r = resendAt {
+            guard now >= r else { return }
+            ids = resendCandidates.intersection(atBroker)
+        } else {
+            guard now.saturatingSubtracting(lastAckProgress) >= settings.resendAfterNanoseconds else { return }
+            ids = atBroker
+        }
+        resendAt = nil
+        resendCandidates.removeAll()
+        lastAckProgress = now
+        guard !ids.isEmpty else { return }
+        resentCount += ids.count
+        atBroker.subtract(ids)
+        nextToSend = head
+        out.append(.log(.resending(count: ids.count)))
     }
 
     /// Removes the entry at absolute position `p` (acknowledged, refused or dropped).
@@ -212,8 +373,10 @@ public struct PublishMachine: Sendable {
         guard let e = storage[p - removedFront] else { return }
         storage[p - removedFront] = nil
         positions[e.id] = nil
+        keys[e.id] = nil
         liveBytes -= e.bytes
-        if p < nextToSend { inFlight -= 1 }
+        inFlight.remove(e.id)
+        atBroker.remove(e.id)
         while head < removedFront + storage.count, storage[head - removedFront] == nil { head += 1 }
         if nextToSend < head { nextToSend = head }
         let trim = head - removedFront
@@ -230,7 +393,7 @@ public struct PublishMachine: Sendable {
                         ? settings.reconnectMaxNanoseconds : settings.firstRetryNanoseconds << shift)
         connection = .down(retryAt: now + delay)
         nextToSend = head
-        inFlight = 0
+        inFlight.removeAll()
         statusSent = false
         if lost {
             out.append(.log(.connectionLost(problem, retryNanoseconds: delay)))
@@ -248,17 +411,18 @@ public struct PublishMachine: Sendable {
             statusSent = true
         }
         let end = removedFront + storage.count
-        while inFlight < settings.inFlightLimit, nextToSend < end {
-            if let e = storage[nextToSend - removedFront] {
+        while inFlight.count < settings.inFlightLimit, nextToSend < end {
+            if let e = storage[nextToSend - removedFront], !atBroker.contains(e.id), !inFlight.contains(e.id) {
                 out.append(.publish(e, retain: false))
-                inFlight += 1
+                inFlight.insert(e.id)
             }
             nextToSend += 1
         }
     }
 
-    private mutating func enforceLimit(into out: inout [Action]) {
-        guard let max = settings.outboxMaxBytes, liveBytes > max else { return }
+    private mutating func enforceLimit(room: Int = 0, into out: inout [Action]) {
+        guard let limit = settings.outboxMaxBytes, liveBytes > limit - room else { return }
+        let max = limit - room
         var count = 0
         for kind in [FleetMessage.Kind.samples, .batch, .event] {
             var p = head
@@ -273,16 +437,20 @@ public struct PublishMachine: Sendable {
         }
         if count > 0 {
             dropped += count
-            out.append(.log(.dropped(count: count, total: dropped)))
+            quietLog(.dropped(count: count, total: dropped), "dropped", count: count, into: &out)
         }
     }
 
     private mutating func compactIfWorth(into out: inout [Action]) {
         let header = OutboxRecord.header.utf8.count + 1
         guard fileBytes > settings.compactAboveBytes, fileBytes - liveBytes - header > liveBytes else { return }
-        let live = entries
+        let live = entries.map { e in
+            var copy = e
+            copy.atBroker = atBroker.contains(e.id)
+            return copy
+        }
         out.append(.compact(live))
-        fileBytes = header + liveBytes
-        out.append(.log(.compacted(entries: live.count)))
+        fileBytes = header + liveBytes + live.filter(\.atBroker).reduce(0) { $0 + OutboxRecord.atBroker($1.id).line.utf8.count }
+        quietLog(.compacted(entries: live.count), "compacted", into: &out)
     }
 }
