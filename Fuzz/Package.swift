@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "fuzz-number-parser", targets: ["FuzzNumberParser"]),
         .executable(name: "fuzz-board-profile", targets: ["FuzzBoardProfile"]),
         .executable(name: "fuzz-option-parser", targets: ["FuzzOptionParser"]),
+        .executable(name: "fuzz-zip-archive", targets: ["FuzzZipArchive"]),
     ],
     dependencies: [.package(name: "MotionBatch", path: "..")],
     targets: [
@@ -25,5 +26,6 @@ let package = Package(
         .executableTarget(name: "FuzzNumberParser", dependencies: ["FuzzDriver"]),
         .executableTarget(name: "FuzzBoardProfile", dependencies: ["FuzzDriver"]),
         .executableTarget(name: "FuzzOptionParser", dependencies: ["FuzzDriver"]),
+        .executableTarget(name: "FuzzZipArchive", dependencies: ["FuzzDriver"]),
     ]
 )
