@@ -87,16 +87,22 @@ import Testing
         #expect(read?.contains("b.zip/Accelerometer.csv") == true && read?.contains("expands to") == true, "\(read ?? "no error")")
     }
 
-    /// A Sensor Logger iOS zip whose Gravity.csv repeats its last row without end: ends within
-    /// seconds with an error naming Gravity.csv.
-    @Test func aSensorLoggerZipWithAGravityBombEnds() throws {
-        var members = try ArchiveFixtures.sensorLoggerIOS().map { ArchiveFixtures.Member($0.name, $0.data) }
-        let gravity = members.firstIndex { $0.name == "Gravity.csv" }!
-        let lines = members[gravity].data.split(separator: 0x0A)
-        let last = Array(lines.last!) + [0x0A]
-        members[gravity].data += Array([[UInt8]](repeating: last, count: TimestampDefectFilter.maxDuplicateRun + 1).joined())
-        let zip = ArchiveFixtures.zip(members)
-        let text = ArchiveFixtures.message { try ArchiveFixtures.drain(RecordingReader(input: .bytes(zip, name: "ios.zip"))) }
-        #expect(text?.hasPrefix("ios.zip/Gravity.csv:") == true && text?.contains("consecutive exact duplicates") == true, "\(text ?? "no error")")
+    /// An export whose secondary stream repeats its last row without end (a Sensor Logger iOS zip's
+    /// Gravity.csv, a phyphox zip's Gyroscope.csv): an error naming that member.
+    @Test(arguments: [("sensor-logger-ios", "Gravity.csv"), ("phyphox.zip", "Gyroscope.csv")])
+    func anExportWithASecondaryStreamBombEnds(fixture: String, member: String) throws {
+        var members: [ArchiveFixtures.Member]
+        if fixture.hasSuffix(".zip") {
+            let path = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Dialects/walk/" + fixture).path
+            let archive = try ZipArchive(bytes: RecordingMemorySource([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: fixture), name: fixture, identity: nil)
+            members = try archive.members.map { ArchiveFixtures.Member($0, try archive.prefix(of: $0, count: 1 << 20)) }
+        } else {
+            members = try ArchiveFixtures.sensorLoggerIOS().map { ArchiveFixtures.Member($0.name, $0.data) }
+        }
+        let i = try #require(members.firstIndex { $0.name == member })
+        let last = Array(members[i].data.split(separator: 0x0A).last!) + [0x0A]
+        members[i].data += Array([[UInt8]](repeating: last, count: TimestampDefectFilter.maxDuplicateRun + 1).joined())
+        let text = ArchiveFixtures.message { try ArchiveFixtures.drain(RecordingReader(input: .bytes(ArchiveFixtures.zip(members), name: "bomb.zip"))) }
+        #expect(text?.hasPrefix("bomb.zip/\(member):") == true && text?.contains("consecutive exact duplicates") == true, "\(text ?? "no error")")
     }
 }
