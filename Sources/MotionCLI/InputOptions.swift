@@ -23,7 +23,7 @@ struct InputOptions: Sendable {
         .option("time-unit", value: "UNIT", help: "Unit of the --columns time column: \(TimeUnit.names) (default from its name: time_s, timestamp_ns)."),
         .option("accel-unit", value: "UNIT", help: "Unit of the --columns acceleration columns: \(AccelerationUnit.names) (default m/s2)."),
         .option("gyro-unit", value: "UNIT", help: "Unit of the --columns gyroscope columns: \(AngularRateUnit.names) (default rad/s)."),
-        .option("max-spool", value: "SIZE", help: "Most bytes copied to a temporary file for an input on a pipe that needs one (a zip archive; an input read several times), e.g. 500M (default 2G, and never more than TMPDIR's free space less 256M)."),
+        .option("max-spool", value: "SIZE", help: "Most bytes copied to a temporary file for an input on a pipe that needs one (a zip archive; an input read several times), e.g. 500M (default 2G, and never more than TMPDIR's free space less 256M or 5% of its size)."),
         .option("max-ratio", value: "N", help: "Refuse a gzip stream or zip member that expands more than N:1 (a decompression bomb; default 1000)."),
         .option("layout", value: "LAYOUT", help: "Scan layout of a raw IIO buffer (iio_readdev): ID:FORMAT[:SCALE[:OFFSET]],... in scan order, or FILE.json[#DEVICE] from 'motionbatch devices --json' (implies --input-format iio)."),
     ]

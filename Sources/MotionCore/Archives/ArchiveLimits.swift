@@ -18,7 +18,7 @@ public struct ArchiveLimits: Sendable, Equatable {
     public static let defaultMaxSpool: Int64 = 2 << 30
     /// 1000:1 (`--max-ratio`'s default).
     public static let defaultMaxRatio = 1000
-    /// Space left free in the spool's folder: 256 MiB.
+    /// Space left free in the spool's folder: 256 MiB (at most 5% of its file system's size).
     public static let freeSpaceMargin: Int64 = 256 << 20
     /// Decompressed bytes produced before the ratio is checked (a small file's header alone may
     /// compress far): 1 MiB.
@@ -28,6 +28,12 @@ public struct ArchiveLimits: Sendable, Equatable {
     public init(maxSpool: Int64 = ArchiveLimits.defaultMaxSpool, maxRatio: Int = ArchiveLimits.defaultMaxRatio) {
         self.maxSpool = max(0, maxSpool)
         self.maxRatio = max(1, maxRatio)
+    }
+
+    /// What a spool may take of a file system with `free` bytes available of `total`: the free
+    /// space less ``freeSpaceMargin``, or less 5% of `total` when that is smaller; never negative.
+    static func room(free: Int64, total: Int64) -> Int64 {
+        max(0, free - min(freeSpaceMargin, max(0, total) / 20))
     }
 
     /// Whether `produced` bytes decompressed from `compressed` pass ``maxRatio`` (after ``ratioGrace``).

@@ -22,7 +22,7 @@ enum SpooledFile {
         do { file = try anonymousFile(in: directory) } catch {
             throw failure(source, directory, error, written: 0)
         }
-        let room = freeSpace(file).map { max(0, $0 - ArchiveLimits.freeSpaceMargin) }
+        let room = freeSpace(file).map { ArchiveLimits.room(free: $0.free, total: $0.total) }
         let bound = min(limits.maxSpool, room ?? .max)
         var ignored = sigaction()
         var previous = sigaction()
@@ -33,7 +33,7 @@ enum SpooledFile {
         func append(_ bytes: UnsafeRawBufferPointer) throws {
             guard Int64(size) + Int64(bytes.count) <= bound else {
                 let why = bound < limits.maxSpool
-                    ? "the \(room ?? 0) bytes \(directory) can spare (its free space less \(ArchiveLimits.freeSpaceMargin >> 20) MiB; set TMPDIR to a folder with more room)"
+                    ? "the \(room ?? 0) bytes \(directory) can spare (its free space less a margin of 256 MiB or 5% of its size; set TMPDIR to a folder with more room)"
                     : "'--max-spool' (\(limits.maxSpool) bytes; give a larger SIZE, or the file itself instead of a pipe)"
                 throw RecordingError(file: source.name, byteOffset: size, problem: "needs a temporary copy (a zip archive, or an input read several times, on a pipe) larger than \(why)")
             }
@@ -70,12 +70,16 @@ enum SpooledFile {
         return RecordingError(file: source.name, byteOffset: written, problem: "needs a temporary copy (a zip archive, or an input read several times, on a pipe), which " + what)
     }
 
-    /// Bytes an unprivileged process may still write where `file` is (`fstatvfs`), nil when unknown.
-    private static func freeSpace(_ file: FileDescriptor) -> Int64? {
+    /// Bytes an unprivileged process may still write where `file` is, and the file system's size
+    /// (`fstatvfs`), nil when unknown.
+    private static func freeSpace(_ file: FileDescriptor) -> (free: Int64, total: Int64)? {
         var st = statvfs()
         guard fstatvfs(file.rawValue, &st) == 0 else { return nil }
-        let free = UInt64(st.f_bavail).multipliedReportingOverflow(by: UInt64(st.f_frsize))
-        return free.overflow ? .max : Int64(clamping: free.partialValue)
+        func bytes(_ blocks: UInt) -> Int64 {
+            let b = UInt64(blocks).multipliedReportingOverflow(by: UInt64(st.f_frsize))
+            return b.overflow ? .max : Int64(clamping: b.partialValue)
+        }
+        return (bytes(st.f_bavail), bytes(st.f_blocks))
     }
 
     /// `open(directory, O_TMPFILE | O_RDWR)`; where the file system lacks `O_TMPFILE`, a

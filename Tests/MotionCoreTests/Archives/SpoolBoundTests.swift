@@ -42,6 +42,13 @@ import Glibc
         #expect(text?.contains(expected) == true, "\(text ?? "no error")")
     }
 
+    /// The spool never takes the last 256 MiB of a file system (5% of a small one).
+    @Test func theSpoolLeavesAMarginOfFreeSpace() {
+        #expect(ArchiveLimits.room(free: 10 << 30, total: 100 << 30) == (10 << 30) - (256 << 20))
+        #expect(ArchiveLimits.room(free: 200 << 20, total: 1 << 30) == (200 << 20) - (1 << 30) / 20)
+        #expect(ArchiveLimits.room(free: 100 << 20, total: 100 << 30) == 0)
+    }
+
     /// Within the bound the copy is complete and reads back.
     @Test func aSpoolWithinTheBoundReadsBack() throws {
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
