@@ -45,6 +45,6 @@ public struct ArchiveLimits: Sendable, Equatable {
 
     /// The message for a stream that expands past ``maxRatio``.
     func ratioProblem(produced: Int, compressed: Int, declared: Bool = false) -> String {
-        "\(declared ? "declares" : "expands to") \(produced) bytes from \(compressed) compressed (more than \(maxRatio):1): a decompression bomb? Real recordings compress far less; '--max-ratio N' raises the bound"
+        "\(declared ? "declares" : "expands to") \(produced) bytes from \(compressed) compressed (more than \(maxRatio):1): a decompression bomb? (real recordings compress far less; '--max-ratio N' raises the bound)"
     }
 }

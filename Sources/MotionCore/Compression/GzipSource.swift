@@ -91,7 +91,7 @@ final class GzipSource: RecordingByteSource {
                 advancePosition(UnsafeRawBufferPointer(start: buffer, count: step.produced))
                 produced += step.produced
                 if limits.exceedsRatio(produced: produced, compressed: compressedBytesRead) {
-                    throw failure(limits.ratioProblem(produced: produced, compressed: compressedBytesRead))
+                    throw RecordingError(file: name, line: lines + 1, column: column + 1, problem: limits.ratioProblem(produced: produced, compressed: compressedBytesRead))
                 }
                 return step.produced
             }
