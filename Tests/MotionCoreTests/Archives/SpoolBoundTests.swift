@@ -79,6 +79,11 @@ import Glibc
         #expect(missing.status == 1 && missing.err.contains("standard input") && missing.err.contains("does not exist"), "\(missing.err)")
         let bounded = try Self.shell("{ printf 'PK\\003\\004'; cat /dev/zero; } | TMPDIR='\(spool)' '\(exe)' steps --max-spool 1M -", in: dir)
         #expect(bounded.status == 1 && bounded.err.contains("--max-spool"), "\(bounded.err)")
+        // The options' values are checked: a duration is no size, a ratio is at least 1.
+        let badSize = try Self.shell("'\(exe)' steps --max-spool 10s '\(zip)'", in: dir)
+        #expect(badSize.status == 64 && badSize.err.contains("'--max-spool': expected a size"), "\(badSize.err)")
+        let badRatio = try Self.shell("'\(exe)' steps --max-ratio 0 '\(zip)'", in: dir)
+        #expect(badRatio.status == 64 && badRatio.err.contains("'--max-ratio'"), "\(badRatio.err)")
         #expect(try Directory.entries(of: spool).isEmpty)
     }
 
