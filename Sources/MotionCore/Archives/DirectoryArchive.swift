@@ -46,6 +46,8 @@ public final class DirectoryArchive: RecordingArchive {
     ///   one, a folder, a socket, a device, a named pipe); ``SystemError`` from `open`.
     public func open(_ member: String) throws -> any RecordingByteSource {
         let full = path + "/" + member
+        // Named in messages with its bytes escaped (a file name is any bytes but `/` and NUL).
+        let shown = path + "/" + DiagnosticText.escaped(member.utf8)
         var st = stat()
         guard stat(full, &st) == 0 else {
             let error = SystemError.current("stat", subject: full)
@@ -53,16 +55,16 @@ public final class DirectoryArchive: RecordingArchive {
             let isLink = lstat(full, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
             switch error.errno.rawValue {
             case ELOOP:
-                throw RecordingError(file: full, line: nil, problem: "is a symbolic link loop (it leads back to itself), not a file: replace it with the export's file")
+                throw RecordingError(file: shown, line: nil, problem: "is a symbolic link loop (it leads back to itself), not a file: replace it with the export's file")
             case ENOENT where isLink:
-                throw RecordingError(file: full, line: nil, problem: "is a symbolic link to nothing (its target is missing): replace it with the export's file")
+                throw RecordingError(file: shown, line: nil, problem: "is a symbolic link to nothing (its target is missing): replace it with the export's file")
             default:
                 throw error
             }
         }
         let what: String
         switch st.st_mode & S_IFMT {
-        case S_IFREG: return try RecordingFileSource(path: full)
+        case S_IFREG: return RecordingFileSource(file: try FileDescriptor.openForReading(full), name: shown)
         case S_IFDIR: what = "a folder"
         case S_IFSOCK: what = "a socket"
         case S_IFCHR: what = "a character device"
@@ -70,6 +72,6 @@ public final class DirectoryArchive: RecordingArchive {
         case S_IFIFO: what = "a named pipe (FIFO)"
         default: what = "not a regular file"
         }
-        throw RecordingError(file: full, line: nil, problem: "is \(what) where the export has a file: replace it with the export's file, or remove it")
+        throw RecordingError(file: shown, line: nil, problem: "is \(what) where the export has a file: replace it with the export's file, or remove it")
     }
 }

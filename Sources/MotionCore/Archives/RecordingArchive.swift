@@ -43,7 +43,7 @@ extension RecordingArchive {
     public func firstUnreadableRecording() -> RecordingError? {
         for m in members where m.lowercased().hasSuffix(".csv") {
             do { _ = try open(m) } catch let e as RecordingError { return e } catch {
-                return RecordingError(file: name + "/" + m, line: nil, problem: "cannot be read: \(error)")
+                return RecordingError(file: name + "/" + DiagnosticText.escaped(m.utf8), line: nil, problem: "cannot be read: \(error)")
             }
         }
         return nil

@@ -50,7 +50,8 @@ public final class ZipArchive: RecordingArchive {
         guard let e = entries.first(where: { $0.name == member }) else {
             throw RecordingError(file: name, line: nil, problem: "has no member \(DiagnosticText.quoted(member))")
         }
-        let memberName = name + "/" + e.name
+        // Named in messages with its bytes escaped (a name is any bytes the archive holds).
+        let memberName = name + "/" + DiagnosticText.escaped(e.name.utf8)
         if let problem = Self.unreadable(method: e.method, flags: e.flags) {
             throw RecordingError(file: memberName, byteOffset: e.localHeaderOffset, problem: problem)
         }
