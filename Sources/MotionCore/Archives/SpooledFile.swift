@@ -9,17 +9,19 @@ import MotionSystem
 /// holds the copy while it is read.
 enum SpooledFile {
     /// Copies `prefix`, then the rest of `source`, into a new anonymous file, at most
-    /// `limits.maxSpool` bytes and never more than the folder's free space less
-    /// ``ArchiveLimits/freeSpaceMargin``. SIGXFSZ is ignored while it writes, so that a file-size
+    /// `limits.maxSpool` bytes and never more than the folder's free space less a margin
+    /// (``ArchiveLimits/room(free:total:)``). SIGXFSZ is ignored while it writes, so that a file-size
     /// limit (`ulimit -f`) is an error (`EFBIG`) rather than the end of the process.
     /// - Throws: ``RecordingError`` naming the input for a spool that cannot be created or
     ///   written (a missing or read-only `TMPDIR`, no space, the file-size limit) or that passes
     ///   the bound; ``SystemError`` from reading `source`.
     /// - Parameter directory: where the file is made; nil: `$TMPDIR`, else `/tmp`.
     static func copy(_ source: any RecordingByteSource, prefix: [UInt8], limits: ArchiveLimits = ArchiveLimits(), directory: String? = nil) throws -> any RecordingRandomAccess {
-        let directory = directory ?? defaultDirectory
+        let path = directory ?? defaultDirectory
         let file: FileDescriptor
-        do { file = try anonymousFile(in: directory) } catch {
+        // Named in messages with its bytes escaped (it comes from the environment).
+        let directory = DiagnosticText.escaped(path.utf8)
+        do { file = try anonymousFile(in: path) } catch {
             throw failure(source, directory, error, written: 0)
         }
         let room = freeSpace(file).map { ArchiveLimits.room(free: $0.free, total: $0.total) }
