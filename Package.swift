@@ -67,7 +67,7 @@ let package = Package(
         // the batch-invariance check every analyzer is put through.
         .target(name: "MotionTestSupport", dependencies: ["MotionAnalysis", "MotionCore"], path: "Tests/MotionTestSupport"),
         .testTarget(name: "MotionSystemTests", dependencies: ["MotionSystem", "MotionTestSupport"]),
-        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionSystem", "CByteClass", "MotionTestSupport"]),
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionSystem", "CByteClass", "CZlib", "MotionTestSupport"]),
         .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionEvaluationTests", dependencies: ["MotionEvaluation", "MotionAnalysis", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionSystem", "MotionCore", "CUHID"]),

@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "fuzz-board-profile", targets: ["FuzzBoardProfile"]),
         .executable(name: "fuzz-option-parser", targets: ["FuzzOptionParser"]),
         .executable(name: "fuzz-fleet-payload", targets: ["FuzzFleetPayload"]),
+        .executable(name: "fuzz-zip-archive", targets: ["FuzzZipArchive"]),
     ],
     dependencies: [.package(name: "MotionBatch", path: "..")],
     targets: [
@@ -27,5 +28,6 @@ let package = Package(
         .executableTarget(name: "FuzzBoardProfile", dependencies: ["FuzzDriver"]),
         .executableTarget(name: "FuzzOptionParser", dependencies: ["FuzzDriver"]),
         .executableTarget(name: "FuzzFleetPayload", dependencies: ["FuzzDriver"]),
+        .executableTarget(name: "FuzzZipArchive", dependencies: ["FuzzDriver"]),
     ]
 )

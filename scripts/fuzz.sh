@@ -7,13 +7,13 @@
 #   scripts/fuzz.sh run [TARGET|all] [S]   # fuzz for S seconds per target (default 600), as long
 #                                          # as you like; new inputs in .build/fuzz/corpus/TARGET,
 #                                          # crashes in .build/fuzz/crashes/TARGET
-#   scripts/fuzz.sh build                  # only build the five executables
+#   scripts/fuzz.sh build                  # only build the executables
 #
 # The executables are built with -sanitize=fuzzer,address in their own package (Fuzz/) and scratch
 # path (.build/fuzz), so the main package's products are never built with sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGETS=(recording-reader recording-header number-parser board-profile option-parser fleet-payload)
+TARGETS=(recording-reader recording-header number-parser board-profile option-parser fleet-payload zip-archive)
 SCRATCH=.build/fuzz
 RUNS="${RUNS:-10000}"
 # The fuzzer reports crashes itself; the Swift runtime's backtracer can hang after a trap here.

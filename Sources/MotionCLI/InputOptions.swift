@@ -1,4 +1,5 @@
 import MotionCore
+import MotionSession
 
 /// The options every command that reads recordings shares: which dialect to read with
 /// (`--input-format`, else recognised from the content) and what a dialect cannot learn from the
@@ -9,6 +10,8 @@ struct InputOptions: Sendable {
     var dialect: (any RecordingDialect)?
     /// Columns, units, scan layout.
     var dialectOptions: RecordingDialectOptions
+    /// `--max-spool`, `--max-ratio`.
+    var limits = ArchiveLimits()
 
     /// No options: every input recognised from its content.
     static let none = InputOptions(dialect: nil, dialectOptions: RecordingDialectOptions())
@@ -20,6 +23,8 @@ struct InputOptions: Sendable {
         .option("time-unit", value: "UNIT", help: "Unit of the --columns time column: \(TimeUnit.names) (default from its name: time_s, timestamp_ns)."),
         .option("accel-unit", value: "UNIT", help: "Unit of the --columns acceleration columns: \(AccelerationUnit.names) (default m/s2)."),
         .option("gyro-unit", value: "UNIT", help: "Unit of the --columns gyroscope columns: \(AngularRateUnit.names) (default rad/s)."),
+        .option("max-spool", value: "SIZE", help: "Most bytes copied to a temporary file for an input on a pipe that needs one (a zip archive; an input read several times), e.g. 500M (default 2G, and never more than TMPDIR's free space less 256M or 5% of its size)."),
+        .option("max-ratio", value: "N", help: "Refuse a gzip stream or zip member that expands more than N:1 (a decompression bomb; default 1000)."),
         .option("layout", value: "LAYOUT", help: "Scan layout of a raw IIO buffer (iio_readdev): ID:FORMAT[:SCALE[:OFFSET]],... in scan order, or FILE.json[#DEVICE] from 'motionbatch devices --json' (implies --input-format iio)."),
     ]
 
@@ -51,11 +56,24 @@ struct InputOptions: Sendable {
         } else if let implied = o.impliedDialect {
             dialect = RecordingDialects.named(implied)
         }
-        return InputOptions(dialect: dialect, dialectOptions: o)
+        var options = InputOptions(dialect: dialect, dialectOptions: o)
+        if let m = args.string("max-spool") {
+            switch SessionQuantity.parse(m) {
+            case .success(.size(let b)): options.limits.maxSpool = b
+            case .success: throw .usage("The value '\(DiagnosticText.escaped(m.utf8))' is invalid for '--max-spool': expected a size, such as 500M or 2G.")
+            case .failure(let e): throw .usage("The value \(e) is invalid for '--max-spool'.")
+            }
+        }
+        if let r = try args.int("max-ratio", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000_000)) { options.limits.maxRatio = r }
+        return options
     }
 
     /// The reader options for these inputs.
-    var readOptions: RecordingReadOptions { RecordingReadOptions(dialect: dialectOptions) }
+    var readOptions: RecordingReadOptions {
+        var o = RecordingReadOptions(dialect: dialectOptions)
+        o.limits = limits
+        return o
+    }
 
     /// Opens `argument` (`-`: standard input).
     /// - Throws: the reader's errors (``RecordingError``, `SystemError`).
@@ -67,7 +85,7 @@ struct InputOptions: Sendable {
     /// copied once into an anonymous temporary file.
     func reopenable(_ argument: String) throws -> () throws -> RecordingReader {
         guard argument == "-" else { return { try open(argument) } }
-        let copy = try SpooledInput(copying: .standardInput)
+        let copy = try SpooledInput(copying: .standardInput, limits: limits)
         return { try RecordingReader(input: try copy.input(), dialect: dialect, options: readOptions) }
     }
 

@@ -7,7 +7,7 @@
 public enum FuzzTargets {
     /// One target: its name (the corpus folder and executable `fuzz-<name>`) and its body.
     public struct Target: Sendable {
-        /// `recording-reader`, `recording-header`, `number-parser`, `board-profile`, `option-parser`, `fleet-payload`.
+        /// `recording-reader`, `recording-header`, `number-parser`, `board-profile`, `option-parser`, `fleet-payload`, `zip-archive`.
         public var name: String
         /// Runs one input.
         public var run: @Sendable ([UInt8]) -> Void
@@ -21,6 +21,7 @@ public enum FuzzTargets {
         Target(name: "board-profile", run: boardProfile),
         Target(name: "option-parser", run: optionParser),
         Target(name: "fleet-payload", run: fleetPayload),
+        Target(name: "zip-archive", run: zipArchive),
     ]
 
     /// The target named `name`, or nil.

@@ -36,6 +36,19 @@ extension RecordingArchive {
         return found.first
     }
 
+    /// The error opening the first CSV member that cannot be read (encrypted, compressed with a
+    /// method MotionBatch does not read, a symlink loop, a device, a socket, a folder), nil when
+    /// every one opens: what an archive no dialect recognises is told instead of only listing
+    /// the files it holds.
+    public func firstUnreadableRecording() -> RecordingError? {
+        for m in members where m.lowercased().hasSuffix(".csv") {
+            do { _ = try open(m) } catch let e as RecordingError { return e } catch {
+                return RecordingError(file: name + "/" + DiagnosticText.escaped(m.utf8), line: nil, problem: "cannot be read: \(error)")
+            }
+        }
+        return nil
+    }
+
     /// Up to `count` bytes from the start of `member` (to recognise its format).
     public func prefix(of member: String, count: Int = RecordingDialects.sniffLength) throws -> [UInt8] {
         let source = try open(member)

@@ -24,14 +24,17 @@ public final class ZipArchive: RecordingArchive {
 
     private let bytes: any RecordingRandomAccess
     private let entries: [Entry]
+    private let limits: ArchiveLimits
 
     /// Largest central directory read (it holds one record of about 50-100 bytes per member).
     static let maxCentralDirectory = 16 << 20
 
-    /// Reads the central directory of the archive in `bytes`.
+    /// Reads the central directory of the archive in `bytes`; its members are read within
+    /// `limits` (``ArchiveLimits/maxRatio``).
     /// - Throws: ``RecordingError`` (with the byte offset) for what is not a readable zip archive.
-    public init(bytes: any RecordingRandomAccess, name: String, identity: FileIdentity?) throws {
+    public init(bytes: any RecordingRandomAccess, name: String, identity: FileIdentity?, limits: ArchiveLimits = ArchiveLimits()) throws {
         self.bytes = bytes
+        self.limits = limits
         self.name = name
         self.identity = identity
         entries = try Self.readCentralDirectory(bytes, name: name)
@@ -47,21 +50,48 @@ public final class ZipArchive: RecordingArchive {
         guard let e = entries.first(where: { $0.name == member }) else {
             throw RecordingError(file: name, line: nil, problem: "has no member \(DiagnosticText.quoted(member))")
         }
-        let memberName = name + "/" + e.name
-        guard e.flags & 1 == 0 else {
-            throw RecordingError(file: memberName, byteOffset: e.localHeaderOffset, problem: "is encrypted (not supported): export it again without a password")
+        // Named in messages with its bytes escaped (a name is any bytes the archive holds).
+        let memberName = name + "/" + DiagnosticText.escaped(e.name.utf8)
+        if let problem = Self.unreadable(method: e.method, flags: e.flags) {
+            throw RecordingError(file: memberName, byteOffset: e.localHeaderOffset, problem: problem)
         }
-        guard e.method == 0 || e.method == 8 else {
-            throw RecordingError(file: memberName, byteOffset: e.localHeaderOffset, problem: "uses zip compression method \(e.method) (only stored and deflate are supported)")
+        if e.method == 8, limits.exceedsRatio(produced: e.size, compressed: e.compressedSize) {
+            throw RecordingError(file: memberName, byteOffset: e.localHeaderOffset, problem: limits.ratioProblem(produced: e.size, compressed: e.compressedSize, declared: true))
         }
         guard let local = try bytes.bytes(at: e.localHeaderOffset, count: 30), Self.u32(local, 0) == 0x0403_4B50 else {
             throw RecordingError(file: name, byteOffset: e.localHeaderOffset, problem: "not a zip local file header where the central directory points (a damaged archive)")
+        }
+        if let problem = Self.unreadable(method: Self.u16(local, 8), flags: Self.u16(local, 6)) {
+            throw RecordingError(file: memberName, byteOffset: e.localHeaderOffset, problem: problem + " (so says its local header)")
         }
         let start = e.localHeaderOffset + 30 + Self.u16(local, 26) + Self.u16(local, 28)
         guard start <= bytes.size, e.compressedSize <= bytes.size - start else {
             throw RecordingError(file: name, byteOffset: e.localHeaderOffset, problem: "member \(DiagnosticText.quoted(e.name)) extends past the end of the file (a truncated archive)")
         }
-        return try ZipEntrySource(bytes: bytes, entry: e, dataOffset: start, name: memberName, identity: identity)
+        return try ZipEntrySource(bytes: bytes, entry: e, dataOffset: start, name: memberName, identity: identity, limits: limits)
+    }
+
+    /// Names of the zip compression methods (APPNOTE 4.4.5) MotionBatch does not read.
+    static let methodNames: [Int: String] = [
+        1: "Shrink", 2: "Reduce (factor 1)", 3: "Reduce (factor 2)", 4: "Reduce (factor 3)", 5: "Reduce (factor 4)",
+        6: "Implode", 9: "Deflate64", 10: "PKWARE DCL Implode", 12: "bzip2", 14: "LZMA", 16: "IBM z/OS CMPSC",
+        18: "IBM TERSE", 19: "IBM LZ77 z", 20: "Zstandard (old id 20)", 93: "Zstandard", 94: "MP3", 95: "xz",
+        96: "JPEG", 97: "WavPack", 98: "PPMd", 99: "WinZip AES encryption",
+    ]
+
+    /// Why a member with compression `method` and general-purpose `flags` cannot be read: encrypted
+    /// (flag bit 0: ZipCrypto, or AES as method 99; bit 6: strong encryption), or a method other
+    /// than stored (0) and deflate (8), by name. Nil when it can.
+    static func unreadable(method: Int, flags: Int) -> String? {
+        if method == 99 || flags & 0x41 != 0 {
+            let kind = method == 99 ? "WinZip AES" : flags & 0x40 != 0 ? "PKWARE strong encryption" : "ZipCrypto, a password"
+            return "is encrypted (\(kind)), which MotionBatch does not read: export or zip it again without a password, or unzip it and give the folder"
+        }
+        guard method == 0 || method == 8 else {
+            let named = methodNames[method].map { "\($0) (zip method \(method))" } ?? "zip method \(method)"
+            return "is compressed with \(named), which MotionBatch does not read (only stored and deflate): zip it again with deflate ('zip -Z deflate'), or unzip it and give the folder"
+        }
+        return nil
     }
 
     // MARK: - Central directory
@@ -180,7 +210,10 @@ final class ZipEntrySource: RecordingByteSource {
     private var crc: UInt32 = 0
     private var ended = false
 
-    init(bytes: any RecordingRandomAccess, entry: ZipArchive.Entry, dataOffset: Int, name: String, identity: FileIdentity?) throws {
+    private let limits: ArchiveLimits
+
+    init(bytes: any RecordingRandomAccess, entry: ZipArchive.Entry, dataOffset: Int, name: String, identity: FileIdentity?, limits: ArchiveLimits) throws {
+        self.limits = limits
         self.bytes = bytes
         self.entry = entry
         self.dataOffset = dataOffset
@@ -226,6 +259,10 @@ final class ZipEntrySource: RecordingByteSource {
                 }
                 inputStart += step.consumed
                 n = step.produced
+                let consumed = compressedRead - (inputEnd - inputStart)
+                if limits.exceedsRatio(produced: produced + n, compressed: consumed) {
+                    throw RecordingError(file: name, byteOffset: dataOffset + consumed, problem: limits.ratioProblem(produced: produced + n, compressed: consumed))
+                }
                 if step.streamEnded { ended = true; break }
                 if n == 0 && step.consumed == 0 && inputStart == inputEnd && compressedRead >= entry.compressedSize {
                     throw RecordingError(file: name, byteOffset: dataOffset + compressedRead, problem: "the compressed data ends early (a truncated archive)")

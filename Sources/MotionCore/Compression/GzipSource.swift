@@ -30,14 +30,19 @@ final class GzipSource: RecordingByteSource {
     /// Decompressed position, for messages: newlines produced and bytes since the last one.
     private var lines = 0
     private var column = 0
+    /// Decompressed bytes produced so far (for the ratio bound).
+    private var produced = 0
+    private let limits: ArchiveLimits
 
     /// Size of the compressed-input buffer.
     static let inputBufferSize = 1 << 16
 
-    /// Decompresses `inner`, whose first bytes `prefix` were already read from it.
+    /// Decompresses `inner`, whose first bytes `prefix` were already read from it, refusing a
+    /// stream that expands past `limits.maxRatio` (``ArchiveLimits``).
     /// - Throws: ``RecordingError`` when zlib cannot start.
-    init(inner: any RecordingByteSource, prefix: [UInt8]) throws {
+    init(inner: any RecordingByteSource, prefix: [UInt8], limits: ArchiveLimits = ArchiveLimits()) throws {
         self.inner = inner
+        self.limits = limits
         name = inner.name
         do { inflater = try ZlibInflater(format: .gzip) } catch {
             throw RecordingError(file: inner.name, line: 1, column: 1, problem: "cannot start gzip decompression: \(error.message)")
@@ -74,7 +79,7 @@ final class GzipSource: RecordingByteSource {
                 inputStart += error.consumed
                 compressedBytesRead += error.consumed
                 advancePosition(UnsafeRawBufferPointer(start: buffer, count: error.produced))
-                let e = failure("corrupt gzip data (zlib: \(DiagnosticText.escaped(error.message.utf8, limit: 80)))")
+                let e = failure(Self.problem(zlibMessage: error.message))
                 guard error.produced > 0 else { throw e }
                 pending = e
                 return error.produced
@@ -84,6 +89,10 @@ final class GzipSource: RecordingByteSource {
             if step.streamEnded { memberEnded = true }
             if step.produced > 0 {
                 advancePosition(UnsafeRawBufferPointer(start: buffer, count: step.produced))
+                produced += step.produced
+                if limits.exceedsRatio(produced: produced, compressed: compressedBytesRead) {
+                    throw RecordingError(file: name, line: lines + 1, column: column + 1, problem: limits.ratioProblem(produced: produced, compressed: compressedBytesRead))
+                }
                 return step.produced
             }
             if !step.streamEnded && step.consumed == 0 && inputStart == inputEnd && innerAtEnd {
@@ -91,6 +100,19 @@ final class GzipSource: RecordingByteSource {
             }
         }
         return 0
+    }
+
+    /// The problem for zlib's `message`, in MotionBatch's words where zlib's are obscure (its
+    /// trailer checks: "incorrect data check" is the CRC-32, "incorrect length check" the size).
+    static func problem(zlibMessage message: String) -> String {
+        switch message {
+        case "incorrect data check":
+            return "the CRC-32 in the gzip trailer does not match the decompressed data (a damaged .gz file)"
+        case "incorrect length check":
+            return "the length in the gzip trailer does not match the decompressed data (a damaged or truncated .gz file)"
+        default:
+            return "corrupt gzip data (zlib: \(DiagnosticText.escaped(message.utf8, limit: 80)))"
+        }
     }
 
     /// Refills the compressed-input buffer from the inner source.

@@ -4,7 +4,9 @@
 /// is counted (``warnings``), never silent.
 ///
 /// - **Exact duplicate** (the same timestamp, values and label as one of the last
-///   ``recentRows`` rows: the event delivered twice): dropped (`duplicate-row`).
+///   ``recentRows`` rows: the event delivered twice): dropped (`duplicate-row`). More than
+///   ``maxDuplicateRun`` duplicates in a row (one hour of samples at 100 Hz: an endless input of
+///   one repeated row or scan, such as `/dev/zero` or a bomb of one line) is an error.
 /// - **Equal timestamps, different values** (batched delivery stamped once): the rows sharing a
 ///   timestamp T are held until the next larger timestamp T' arrives and spread evenly over
 ///   [T, T'): `T + i·(T'−T)/k` for the i-th of k rows (`equal-timestamps`). After the last row, a
@@ -22,6 +24,9 @@ public struct TimestampDefectFilter: Sendable {
     public static let maxGroup = 10_000
     /// Rows compared for exact duplicates.
     public static let recentRows = 8
+    /// Most consecutive exact duplicates dropped before the run is an error: 360 000, one hour
+    /// at 100 Hz (real logs repeat an event once or twice).
+    public static let maxDuplicateRun = 360_000
 
     private struct Row: Sendable {
         var sample: Sample
@@ -46,6 +51,9 @@ public struct TimestampDefectFilter: Sendable {
     private var lastOutput: Int64?
     private var lastOutputLine = 0
     private var lastInterval: Int64?
+    /// Consecutive exact duplicates just dropped, and the line of the row they repeat.
+    private var duplicateRun = 0
+    private var duplicateRunLine = 0
 
     /// A filter for the rows of `file`.
     public init(file: String, timeColumn: String, hasLabels: Bool) {
@@ -56,14 +64,22 @@ public struct TimestampDefectFilter: Sendable {
 
     /// Takes the next row in file order; appends to `samples` (and `labels`, when the rows carry
     /// them) the rows whose timestamps are now final.
-    /// - Throws: ``RecordingError`` for a step back beyond ``backwardTolerance`` or a group beyond ``maxGroup``.
+    /// - Throws: ``RecordingError`` for a step back beyond ``backwardTolerance``, a group beyond
+    ///   ``maxGroup`` or a run of duplicates beyond ``maxDuplicateRun``.
     public mutating func push(_ sample: Sample, label: String?, line: Int, into samples: inout [Sample], labels: inout [String?]) throws {
         let row = Row(sample: sample, label: label, line: line)
-        if isRecentDuplicate(row) {
+        if let original = recentDuplicate(row) {
+            if duplicateRun == 0 { duplicateRunLine = original.line }
+            duplicateRun += 1
+            guard duplicateRun <= Self.maxDuplicateRun else {
+                throw RecordingError(file: file, line: line, column: 1, columnName: timeColumn,
+                                     problem: "more than \(Self.maxDuplicateRun) consecutive exact duplicates of the rows at line \(duplicateRunLine) (the limit of the tolerated duplicate-row defect: one hour at 100 Hz): an endless input of one repeated row (/dev/zero, a decompression bomb)?")
+            }
             tally.add(.duplicateRow, file: file, line: line,
                       message: "exact duplicate row dropped (the same timestamp and values as a row just before it: the event was delivered twice)")
             return
         }
+        duplicateRun = 0
         remember(row)
         let t = sample.timestamp
         if let first = group.first {
@@ -150,8 +166,8 @@ public struct TimestampDefectFilter: Sendable {
                   message: "row dropped: its timestamp is up to \(Self.seconds(Self.backwardTolerance)) s earlier than the row before it (jitter or a reordered event)")
     }
 
-    private func isRecentDuplicate(_ row: Row) -> Bool {
-        recent.contains { r in
+    private func recentDuplicate(_ row: Row) -> Row? {
+        recent.first { r in
             r.sample.timestamp == row.sample.timestamp && r.label == row.label && Self.sameBits(r.sample, row.sample)
         }
     }

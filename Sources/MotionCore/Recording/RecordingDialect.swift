@@ -49,6 +49,8 @@ public struct RecordingReadOptions: Sendable {
     public var threads: Int
     /// What the user says about the input that the file cannot (columns, units, scan layout).
     public var dialect: RecordingDialectOptions
+    /// Bounds on spooled and decompressed bytes (`--max-spool`, `--max-ratio`).
+    public var limits = ArchiveLimits()
 
     /// The smallest block size (a smaller one given is raised to it): also how far a dialect may
     /// look for binary bytes, so that the dialect chosen never depends on the block size.

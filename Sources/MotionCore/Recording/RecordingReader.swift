@@ -119,7 +119,7 @@ public final class RecordingReader {
         var prefix = try Self.readPrefix(source, limit: sniff)
         var gzip: GzipSource?
         if GzipSource.isGzip(prefix) {
-            let decompressed = try GzipSource(inner: source, prefix: prefix)
+            let decompressed = try GzipSource(inner: source, prefix: prefix, limits: options.limits)
             gzip = decompressed
             source = decompressed
             prefix = try Self.readPrefix(source, limit: sniff)
@@ -129,8 +129,8 @@ public final class RecordingReader {
             guard gzip == nil else {
                 throw RecordingError(file: path, byteOffset: 0, problem: "is a zip archive inside gzip: decompress it first")
             }
-            let bytes = try source.randomAccess ?? SpooledFile.copy(source, prefix: prefix)
-            let archive = try ZipArchive(bytes: bytes, name: path, identity: identity)
+            let bytes = try source.randomAccess ?? SpooledFile.copy(source, prefix: prefix, limits: options.limits)
+            let archive = try ZipArchive(bytes: bytes, name: path, identity: identity, limits: options.limits)
             container = .zip
             (self.dialect, rows) = try Self.open(archive: archive, dialect: dialect, options: options)
             return
@@ -145,6 +145,7 @@ public final class RecordingReader {
     private static func open(archive: any RecordingArchive, dialect: (any RecordingDialect)?, options: RecordingReadOptions) throws -> (any RecordingDialect, any RecordingRowReader) {
         let readers = RecordingDialects.all.filter { $0.recognizes(archive: archive) }
         guard let chosen = dialect ?? readers.first else {
+            if let unreadable = archive.firstUnreadableRecording() { throw unreadable }
             let shown = archive.members.prefix(12).map { DiagnosticText.quoted($0) }.joined(separator: ", ")
             throw RecordingError(file: archive.name, line: nil,
                                  problem: "holds no recording MotionBatch knows (a Sensor Logger or phyphox export; found \(archive.members.isEmpty ? "no files" : shown + (archive.members.count > 12 ? ", ..." : "")))")
