@@ -1,3 +1,4 @@
+import MotionAnalysis
 import MotionCore
 
 /// The options every command that reads recordings shares: which dialect to read with
@@ -9,6 +10,10 @@ struct InputOptions: Sendable {
     var dialect: (any RecordingDialect)?
     /// Columns, units, scan layout.
     var dialectOptions: RecordingDialectOptions
+    /// `--strict`: a finding of the plausibility rule is an error, not a warning.
+    var strict = false
+    /// `--allow-empty`: a recording without samples is a warning, not a failure.
+    var allowEmpty = false
 
     /// No options: every input recognised from its content.
     static let none = InputOptions(dialect: nil, dialectOptions: RecordingDialectOptions())
@@ -21,6 +26,8 @@ struct InputOptions: Sendable {
         .option("accel-unit", value: "UNIT", help: "Unit of the --columns acceleration columns: \(AccelerationUnit.names) (default m/s2)."),
         .option("gyro-unit", value: "UNIT", help: "Unit of the --columns gyroscope columns: \(AngularRateUnit.names) (default rad/s)."),
         .option("layout", value: "LAYOUT", help: "Scan layout of a raw IIO buffer (iio_readdev): ID:FORMAT[:SCALE[:OFFSET]],... in scan order, or FILE.json[#DEVICE] from 'motionbatch devices --json' (implies --input-format iio)."),
+        .flag("strict", help: "Treat the plausibility warnings (values, rate, gyroscope range, empty recording; docs/bad-input.md) as errors."),
+        .flag("allow-empty", help: "Accept a recording without samples (a warning; without it, an empty recording fails)."),
     ]
 
     /// The options given.
@@ -51,11 +58,38 @@ struct InputOptions: Sendable {
         } else if let implied = o.impliedDialect {
             dialect = RecordingDialects.named(implied)
         }
-        return InputOptions(dialect: dialect, dialectOptions: o)
+        return InputOptions(dialect: dialect, dialectOptions: o, strict: args.flag("strict"), allowEmpty: args.flag("allow-empty"))
+    }
+
+    /// The plausibility rule every input is judged by: the analyses' minimum rate and what the
+    /// user said about units.
+    var plausibility: PlausibilityRule {
+        var rule = PlausibilityRule(minimumRateHz: AnalysisRequirement.all.map(\.minimumRateHz).max() ?? 12.5)
+        rule.timeUnit = dialectOptions.timeUnit
+        rule.accelUnit = dialectOptions.accelUnit
+        rule.gyroUnit = dialectOptions.gyroUnit
+        rule.columns = (dialectOptions.impliedDialect ?? dialect?.name) == "columns"
+        rule.rawLayout = dialectOptions.scanLayout != nil
+        return rule
     }
 
     /// The reader options for these inputs.
-    var readOptions: RecordingReadOptions { RecordingReadOptions(dialect: dialectOptions) }
+    var readOptions: RecordingReadOptions { RecordingReadOptions(dialect: dialectOptions, plausibility: plausibility) }
+
+    /// Reports a recording's warnings on stderr (``WarningReport``), and fails for what the
+    /// plausibility rule found that these options do not accept: an empty recording without
+    /// `--allow-empty`, any of its findings with `--strict` (reported as the error, not as a warning).
+    /// - Throws: ``CLIError/failure(_:exitCode:)`` with the finding's `FILE:LINE: message`.
+    func report(_ warnings: [RecordingWarning], to io: CommandIO) throws(CLIError) {
+        let fatal = warnings.first { w in
+            RecordingWarningKind.plausibility.contains(w.kind) && (strict || (w.kind == .emptyStream && !allowEmpty))
+        }
+        WarningReport.print(warnings.filter { $0 != fatal }, to: io)
+        if let w = fatal {
+            let why = strict ? " (--strict)" : " (--allow-empty accepts an empty recording)"
+            throw .failure("\(w.file):\(w.line): \(w.message)\(why)")
+        }
+    }
 
     /// Opens `argument` (`-`: standard input).
     /// - Throws: the reader's errors (``RecordingError``, `SystemError`).

@@ -31,7 +31,7 @@ enum ActivityCommand {
                 let input = try InputOptions.parse(args)
                 try EachFile.run(files, io: io) { file in
                     let (timeline, duration, warnings) = try classify(file, input: input, configuration: config)
-                    WarningReport.print(warnings, to: io)
+                    try input.report(warnings, to: io)
                     if args.flag("json") {
                         io.out(json(file: file, timeline: timeline, duration: duration).serialized())
                     } else {

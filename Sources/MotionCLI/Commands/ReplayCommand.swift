@@ -94,9 +94,9 @@ enum ReplayCommand {
                 throw CLIError.failure("\(error)")
             }
             bar.finish(io: localIO)
-            WarningReport.print(outcome.replay.warnings, to: localIO)
+            try input.report(outcome.replay.warnings, to: localIO)
             if args.flag("json") {
-                localIO.out(json(outcome).serialized(pretty: true))
+                localIO.out(json(outcome).serialized())
             } else {
                 localIO.writeOut(text(outcome))
             }

@@ -29,7 +29,7 @@ enum StepsCommand {
                 let input = try InputOptions.parse(args)
                 try EachFile.run(files, io: io) { file in
                     let (summary, duration, warnings) = try count(file, input: input, configuration: config)
-                    WarningReport.print(warnings, to: io)
+                    try input.report(warnings, to: io)
                     if args.flag("json") {
                         io.out(json(file: file, summary: summary, duration: duration).serialized())
                     } else {
