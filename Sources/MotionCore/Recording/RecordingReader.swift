@@ -159,7 +159,7 @@ public final class RecordingReader {
     }
 
     /// Feeds the plausibility rule; at the end of the input, records its findings.
-    private func judge<C: Collection>(_ samples: C, count: Int, ended: Bool) where C.Element == Sample {
+    private func judge<C: RandomAccessCollection>(_ samples: C, count: Int, ended: Bool) where C.Element == Sample {
         guard plausibility != nil else { return }
         if count > 0 {
             plausibility!.add(samples)

@@ -38,6 +38,15 @@ struct PlausibilityCheckTests {
         #expect(findings(walk, chunk: 1).isEmpty)
     }
 
+    /// What the rule finds, and the figures behind it, do not depend on the chunking (one sample
+    /// in ``PlausibilityCheck/stride`` is taken by its index in the stream).
+    @Test func findingsDoNotDependOnTheChunking() throws {
+        let odd = scaled(try bundledWalk(), accel: 1 / AccelerationUnit.standardGravityValue, gyro: 60, time: 1000)
+        let reference = findings(odd, chunk: odd.count)
+        #expect(reference.count == 3)
+        for chunk in [1, 3, 7, 1000] { #expect(findings(odd, chunk: chunk) == reference, "chunk \(chunk)") }
+    }
+
     /// Issue 25, case 2: values in g read as m/s².
     @Test func valuesInGAreRecognised() throws {
         var rule = PlausibilityRule(minimumRateHz: 12.5)
