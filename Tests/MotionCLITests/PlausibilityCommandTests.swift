@@ -98,3 +98,32 @@ struct PlausibilityCommandTests {
         #expect(r.out.contains(": 126 steps in 80.0 s"), "\(r.out)")
     }
 }
+
+/// The folder rule through `steps` (issue 25, case 6): each recording of a plain folder on its
+/// own line, an export folder as one, two exports as two, the skipped entries listed.
+struct FolderCommandTests {
+    @Test func aFolderOfRecordingsAndAnExportIsEachOfThem() throws {
+        let dir = try TestPaths.makeScratchDirectory().appendingPathComponent("walks").path
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let walk = TestPaths.packageRoot.appendingPathComponent("Recordings/hapt-user01-walking.csv").path
+        for i in 0..<13 { try fm.copyItem(atPath: walk, toPath: dir + String(format: "/w%02d.csv", i)) }
+        let ios = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Dialects/walk/sensor-logger-ios").path
+        try fm.copyItem(atPath: ios, toPath: dir + "/export")
+        try Data("x\n".utf8).write(to: URL(fileURLWithPath: dir + "/README.txt"))
+        let r = runCLI(["steps", dir])
+        #expect(r.code == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 14, "\(r.out)")
+        #expect(lines.first?.hasPrefix(dir + "/export: 5 steps") == true, "\(r.out)")
+        #expect(lines.dropFirst().allSatisfy { $0.contains(": 126 steps in 80.0 s") })
+        #expect(r.err.contains("\(dir): skipped 1 entry: README.txt (not a recording MotionBatch recognises)"), "\(r.err)")
+
+        let two = try TestPaths.makeScratchDirectory().path
+        try fm.copyItem(atPath: ios, toPath: two + "/a")
+        try fm.copyItem(atPath: ios, toPath: two + "/b")
+        let t = runCLI(["steps", two])
+        #expect(t.code == 0, "\(t.err)")
+        #expect(t.out == "\(two)/a: 5 steps in 4.0 s, cadence 107.1 steps/min\n\(two)/b: 5 steps in 4.0 s, cadence 107.1 steps/min\n", "\(t.out) \(t.err)")
+    }
+}

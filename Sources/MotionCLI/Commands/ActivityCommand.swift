@@ -26,6 +26,7 @@ enum ActivityCommand {
                 .flag("json", help: "Print one JSON object per file and line (NDJSON)."),
                 .flag("csv", help: "Print CSV: a header line, then one row per segment (file,start_s,end_s,label,confidence,announced_s)."),
                 .option("activity-param", value: "NAME=VALUE", help: "Override a classifier parameter for experiments (repeatable; see docs/activity-classifier.md).", repeated: true),
+                EachFile.recursiveOption,
             ] + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
@@ -34,7 +35,7 @@ enum ActivityCommand {
                 try CSVOutput.checkExclusive(args)
                 let input = try InputOptions.parse(args)
                 if args.flag("csv") { io.out(CSVOutput.header(["file"] + segmentColumns)) }
-                try EachFile.run(files, io: io) { file in
+                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
                     let (timeline, duration, warnings) = try classify(file, input: input, configuration: config)
                     try input.report(warnings, to: io)
                     if args.flag("json") {

@@ -36,6 +36,7 @@ enum ReplayCommand {
                 .flag("csv", help: "Print CSV: a header line, then one row per file (the --json figures, flattened)."),
                 .option("pace", value: "MODE", help: "With --publish: realtime (each batch when its samples are due) or fast (default)."),
                 .flag("ndjson", help: "With --publish: print one JSON object per batch, event and the summary on stdout, as capture --ndjson."),
+                EachFile.recursiveOption,
             ] + InputOptions.options + PublishOptions.options,
             run: run
         )
@@ -87,7 +88,7 @@ enum ReplayCommand {
         let input = try InputOptions.parse(args)
         let localIO = io
         if args.flag("csv") { io.out(CSVOutput.header(csvColumns.map(\.name))) }
-        try EachFile.run(files, io: io) { path in
+        try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { path in
             var bar = ProgressBar(label: "replay", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
             let outcome: Outcome
             do {

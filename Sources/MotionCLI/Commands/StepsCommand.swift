@@ -26,6 +26,7 @@ enum StepsCommand {
                 .flag("csv", help: "Print CSV: a header line, then one row per file (or per step with --per step)."),
                 .option("per", value: "ROW", help: "With --csv: one row per 'file' (default) or per 'step'."),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
+                EachFile.recursiveOption,
             ] + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
@@ -41,7 +42,7 @@ enum StepsCommand {
                 let config = try StepParameters.configuration(args.strings("param"))
                 let input = try InputOptions.parse(args)
                 if args.flag("csv") { io.out(CSVOutput.header(perStep ? csvStepColumns : csvFileColumns)) }
-                try EachFile.run(files, io: io) { file in
+                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
                     let (summary, duration, warnings) = try count(file, input: input, configuration: config)
                     try input.report(warnings, to: io)
                     let object = json(file: file, summary: summary, duration: duration)

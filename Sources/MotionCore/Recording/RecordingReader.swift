@@ -187,7 +187,7 @@ public final class RecordingReader {
     /// ends the prefix there: the error is the source's to report again at the next read, after
     /// the dialect has read those bytes (a decompressor reports a corrupt stream after the data
     /// before it), so that which error comes first never depends on how much was sniffed.
-    private static func readPrefix(_ source: any RecordingByteSource, limit: Int) throws -> [UInt8] {
+    static func readPrefix(_ source: any RecordingByteSource, limit: Int) throws -> [UInt8] {
         var prefix = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < prefix.count {
