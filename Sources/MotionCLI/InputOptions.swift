@@ -70,6 +70,7 @@ struct InputOptions: Sendable {
         rule.gyroUnit = dialectOptions.gyroUnit
         rule.columns = (dialectOptions.impliedDialect ?? dialect?.name) == "columns"
         rule.rawLayout = dialectOptions.scanLayout != nil
+        rule.rawLayoutScaled = dialectOptions.scanLayout?.channels.contains { $0.id.hasPrefix("accel") && $0.scale != 1 } ?? false
         return rule
     }
 

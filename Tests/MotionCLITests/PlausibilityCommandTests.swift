@@ -58,6 +58,19 @@ struct PlausibilityCommandTests {
         #expect(r.err.contains("values look like raw counts (about 4"), "\(r.err)")
     }
 
+    /// Case 4 on a real raw buffer: a layout without SCALE, and the wrong byte order of the axes.
+    @Test func rawLayoutMistakesAreQuestioned() throws {
+        let bin = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Dialects/walk/iio-accel.bin").path
+        let axes = { (order: String, scale: String) in ["x", "y", "z"].map { "accel_\($0):\(order):s16/16>>0\(scale)" }.joined(separator: ",") + ",timestamp:le:s64/64>>0" }
+        let right = runCLI(["steps", bin, "--strict", "--layout", axes("le", ":0.0023942")])
+        #expect(right.code == 0, "\(right.err)")
+        let unscaled = runCLI(["steps", bin, "--layout", axes("le", "")])
+        #expect(unscaled.err.contains("values look like raw counts (about 4"), "\(unscaled.err)")
+        #expect(unscaled.err.contains("give each axis's SCALE in --layout"), "\(unscaled.err)")
+        let swapped = runCLI(["steps", bin, "--layout", axes("be", ":0.0023942")])
+        #expect(swapped.err.contains("check --layout's byte order (le/be) and SCALE"), "\(swapped.err)")
+    }
+
     /// Case 5: a header and no rows, in several dialects, for every command that analyses or converts.
     @Test(arguments: [
         ("time_s,accel_x,accel_y,accel_z\n", [String]()),

@@ -104,7 +104,9 @@ public struct PlausibilityCheck: Sendable {
         }
         if m > rule.plausibleGravity.upperBound {
             let perG = m / current.metersPerSecondSquared
-            let fix = rule.rawLayout ? "give each axis's SCALE in --layout (ID:FORMAT:SCALE)" : (rule.columns ? "convert them to m/s², g or mg" : "the scale is missing")
+            let fix = rule.rawLayout
+                ? (rule.rawLayoutScaled ? "check --layout's byte order (le/be) and SCALE" : "give each axis's SCALE in --layout (ID:FORMAT:SCALE)")
+                : (rule.columns ? "convert them to m/s², g or mg" : "the scale is missing")
             return Finding(kind: .implausibleAcceleration, message: "\(measured): values look like raw counts (about \(Self.figure(perG)) per g): \(fix)")
         }
         if !withGravity {

@@ -37,6 +37,9 @@ public struct PlausibilityRule: Sendable, Equatable {
     public var columns = false
     /// Whether the input is a raw IIO buffer (`--layout`), so the fix for a missing scale is its SCALE.
     public var rawLayout = false
+    /// Whether that layout gives the acceleration channels a SCALE (then a wrong byte order or
+    /// scale is the likelier mistake).
+    public var rawLayoutScaled = false
 
     /// A rule for analyses that need `minimumRateHz`.
     public init(minimumRateHz: Double) {
