@@ -1,5 +1,5 @@
 /// The plausibility rule (``PlausibilityRule``) applied to one stream: fed the samples as they
-/// are read (O(1) per sample: three log histograms of every fourth sample), judged at the end. Its findings do not
+/// are read (O(1) per sample: three log histograms of the first 4096 samples and one in 16 after them), judged at the end. Its findings do not
 /// depend on how the samples were split into chunks. Pure.
 public struct PlausibilityCheck: Sendable {
     /// The rule applied.
@@ -26,21 +26,38 @@ public struct PlausibilityCheck: Sendable {
         self.hasGyro = hasGyro
     }
 
-    /// Every how many samples the histograms and the mean take one (by its index in the stream,
-    /// so the chunking cannot change which): a quarter of the samples estimate a median and a
-    /// 99th percentile as well as all of them, at a quarter of the cost per sample.
-    public static let stride = 4
+    /// The first this many samples of a stream are all taken by the histograms and the mean.
+    public static let denseSamples = 4096
+    /// After them, one in this many (by its index in the stream, so the chunking cannot change
+    /// which): a median and a 99th percentile of hundreds of samples are as good as of all of them.
+    public static let stride = 16
 
     /// Counts `samples`.
-    /// - Complexity: O(n / ``stride``), a few operations per sample taken.
+    /// - Complexity: O(n / ``stride``) after the first ``denseSamples``, a few operations per sample taken.
     public mutating func add<C: RandomAccessCollection>(_ samples: C) where C.Element == Sample {
         guard let head = samples.first, let tail = samples.last else { return }
         if first == nil { first = head.timestamp }
-        var offset = (Self.stride - sampleCount % Self.stride) % Self.stride
+        let start = sampleCount
         sampleCount += samples.count
-        while offset < samples.count {
-            let i = samples.index(samples.startIndex, offsetBy: offset)
-            let s = samples[i]
+        if samples.withContiguousStorageIfAvailable({ take($0, start: start) }) == nil {
+            let copy = Array(samples)
+            copy.withUnsafeBufferPointer { take($0, start: start) }
+        }
+        last = tail.timestamp
+    }
+
+    /// Takes the samples of `b` (the stream's samples from index `start`) that the rule samples.
+    private mutating func take(_ b: UnsafeBufferPointer<Sample>, start: Int) {
+        var i = 0
+        let n = b.count
+        while i < n {
+            let index = start + i
+            if index >= Self.denseSamples {
+                let skip = (Self.stride - index % Self.stride) % Self.stride
+                i += skip
+                if i >= n { break }
+            }
+            let s = b[i]
             let a = s.accel
             accelSquared.add(a.x * a.x + a.y * a.y + a.z * a.z)
             accelSum.x += a.x
@@ -50,11 +67,10 @@ public struct PlausibilityCheck: Sendable {
                 let g = s.gyro
                 gyroSquared.add(g.x * g.x + g.y * g.y + g.z * g.z)
             }
-            let before = i == samples.startIndex ? last : samples[samples.index(before: i)].timestamp
+            let before = i == 0 ? last : b[i - 1].timestamp
             if let before, s.timestamp > before { intervals.add(Double(s.timestamp &- before)) }
-            offset += Self.stride
+            i += start + i >= Self.denseSamples ? Self.stride : 1
         }
-        last = tail.timestamp
     }
 
     /// One finding of the rule.

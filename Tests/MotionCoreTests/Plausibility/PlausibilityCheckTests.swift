@@ -38,13 +38,24 @@ struct PlausibilityCheckTests {
         #expect(findings(walk, chunk: 1).isEmpty)
     }
 
-    /// What the rule finds, and the figures behind it, do not depend on the chunking (one sample
-    /// in ``PlausibilityCheck/stride`` is taken by its index in the stream).
+    /// What the rule finds, and the figures behind it, do not depend on the chunking (after the
+    /// first ``PlausibilityCheck/denseSamples``, one sample in ``PlausibilityCheck/stride`` is
+    /// taken by its index in the stream): three walks in a row, past the dense part.
     @Test func findingsDoNotDependOnTheChunking() throws {
-        let odd = scaled(try bundledWalk(), accel: 1 / AccelerationUnit.standardGravityValue, gyro: 60, time: 1000)
+        let walk = try bundledWalk()
+        let span = walk.last!.timestamp - walk.first!.timestamp + 20_000_000
+        let three = (0..<3).flatMap { k in walk.map { Sample(timestamp: $0.timestamp + Int64(k) * span, accel: $0.accel, gyro: $0.gyro) } }
+        #expect(three.count > PlausibilityCheck.denseSamples * 2)
+        let odd = scaled(three, accel: 1 / AccelerationUnit.standardGravityValue, gyro: 60, time: 1000)
         let reference = findings(odd, chunk: odd.count)
         #expect(reference.count == 3)
-        for chunk in [1, 3, 7, 1000] { #expect(findings(odd, chunk: chunk) == reference, "chunk \(chunk)") }
+        for chunk in [1, 3, 7, 16, 1000, 4097] { #expect(findings(odd, chunk: chunk) == reference, "chunk \(chunk)") }
+        var whole = PlausibilityCheck(rule: PlausibilityRule(minimumRateHz: 12.5), declaredRateHz: nil, hasGyro: true)
+        var pieces = whole
+        whole.add(three)
+        for i in Swift.stride(from: 0, to: three.count, by: 13) { pieces.add(three[i..<min(three.count, i + 13)]) }
+        #expect(whole.rateHz == pieces.rateHz && whole.gravityShare == pieces.gravityShare)
+        #expect(abs(whole.rateHz! - 50) < 0.1 && whole.gravityShare > 0.6)
     }
 
     /// Issue 25, case 2: values in g read as m/s².
