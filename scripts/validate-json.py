@@ -3,7 +3,7 @@
 
     scripts/validate-json.py SCHEMA_NAME FILE.ndjson   # e.g. replay FILE: docs/schemas/replay.schema.json
 
-Every line of FILE is one JSON object; each must validate (the schemas' cross-references between
+FILE is one JSON object (indented or not) or NDJSON, one object per line; each must validate (the schemas' cross-references between
 files of docs/schemas/ are resolved locally). Exit 0 when all do, 1 with the first errors, 77 when
 the Python package jsonschema is not installed (the tests skip then). A test oracle and tool, never
 used by MotionBatch at run time.
@@ -26,7 +26,11 @@ schema = json.loads((root / f"{sys.argv[1]}.schema.json").read_text())
 validator = jsonschema.Draft202012Validator(schema, registry=registry, format_checker=jsonschema.FormatChecker())
 jsonschema.Draft202012Validator.check_schema(schema)
 failures = 0
-lines = pathlib.Path(sys.argv[2]).read_text().splitlines()
+text = pathlib.Path(sys.argv[2]).read_text()
+try:
+    lines = [json.dumps(json.loads(text))]  # one (possibly indented) object
+except json.JSONDecodeError:
+    lines = text.splitlines()  # NDJSON: one object per line
 if not lines:
     print("no lines to validate", file=sys.stderr)
     sys.exit(1)

@@ -52,6 +52,25 @@ struct OutputSchemaTests {
         #expect(w.status == 1, "\(w.err)")
     }
 
+    /// `recover`, `devices` (here, or the context's error where there is no IIO) and `bench parse`
+    /// against their schemas too.
+    @Test(.enabled(if: jsonschemaPresent, "python3 -m pip install jsonschema (or apt-get install python3-jsonschema)"))
+    func otherJSONOutputsValidateAgainstTheirSchemas() throws {
+        let torn = try TestPaths.scratchFile(try String(contentsOfFile: walk, encoding: .utf8) + "229990000000,1,2", name: "torn.csv")
+        let outputs: [(String, [String])] = [
+            ("recover", ["recover", torn, "--json"]),
+            ("devices", ["devices", "--json"]),
+            ("bench-parse", ["bench", "parse", walk, "--json"]),
+        ]
+        for (schema, arguments) in outputs {
+            let r = runCLI(arguments)
+            #expect(r.out.contains("\"schema\""), "\(arguments): \(r.out.prefix(200)) \(r.err)")
+            let path = try TestPaths.scratchFile(r.out, name: "\(schema).json")
+            let v = try TestProcess.run(["/usr/bin/env", "python3", TestPaths.packageRoot.appendingPathComponent("scripts/validate-json.py").path, schema, path])
+            #expect(v.status == 0, "\(arguments): \(v.err)")
+        }
+    }
+
     /// Rows as Python's csv module (what pandas and R follow) reads them.
     static func pythonRows(_ csv: String) throws -> [[String]] {
         let path = try TestPaths.scratchFile(csv, name: "out.csv")
