@@ -92,6 +92,8 @@ struct OutputSchemaTests {
         #expect(perStep.dropFirst().map { Double($0[2])! } == times)
         #expect(perStep.last?[1] == String(times.count))
         #expect(runCLI(["steps", "--json", "--csv", walk]).code == 64)
+        #expect(runCLI(["replay", "--csv", walk, "--publish", "mqtt://127.0.0.1/fleet"]).code == 64)
+        #expect(runCLI(["activity", "--csv", "--json", walk]).code == 64)
         #expect(runCLI(["steps", "--per", "step", walk]).code == 64)
     }
 

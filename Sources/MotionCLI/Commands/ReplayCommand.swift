@@ -114,7 +114,7 @@ enum ReplayCommand {
 
     /// `replay --publish`: the recording as a simulated board (``MotionFleet/SimulatedBoard``).
     static func runPublishing(_ args: ParsedArguments, _ io: inout CommandIO, path: String, policy: DeliveryPolicy) throws {
-        if args.flag("json") { throw CLIError.usage("'--json' and '--publish' cannot be combined: use --ndjson.") }
+        if args.flag("json") || args.flag("csv") { throw CLIError.usage("'--\(args.flag("json") ? "json" : "csv")' and '--publish' cannot be combined: use --ndjson.") }
         let pace: SimulatedBoard.Pace
         switch args.string("pace") {
         case nil, "fast": pace = .fast
