@@ -2,12 +2,13 @@
 # Installs the Debian packages MotionBatch needs to build and test, when missing and running as root.
 #   scripts/install-deps.sh            build + unit tests (libiio-dev; zlib1g-dev for .gz and .zip inputs;
 #                                      libmosquitto-dev, and the Mosquitto broker and clients and openssl
-#                                      for the fleet tests on 127.0.0.1)
+#                                      for the fleet tests on 127.0.0.1; python3-jsonschema for the
+#                                      JSON Schema test of the outputs, scripts/validate-json.py)
 #   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, iiod, ...)
 #   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
 #   scripts/install-deps.sh --package  also the packaging tools (dpkg-dev for dpkg-shlibdeps, lintian)
 set -euo pipefail
-pkgs=(libiio-dev libiio-utils zlib1g-dev pkg-config libmosquitto-dev mosquitto mosquitto-clients openssl)
+pkgs=(libiio-dev libiio-utils zlib1g-dev pkg-config libmosquitto-dev mosquitto mosquitto-clients openssl python3-jsonschema)
 for a in "$@"; do
   case "$a" in
     --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod udev) ;;

@@ -6,6 +6,12 @@ import Darwin
 
 /// Where a command writes: results to stdout, diagnostics to stderr. Tests capture both
 /// by passing closures; the executable writes to the real file descriptors.
+///
+/// Scripts can trust the output: when writing stdout fails (a full disk, `/dev/full`, an I/O
+/// error), the rest of the output is dropped and ``outputFailure`` says why, so that the command
+/// exits 1 with that message (``MotionBatchCLI/main(_:io:)``); a closed pipe (EPIPE, with SIGPIPE
+/// ignored) ends the process by SIGPIPE, as if it had not been ignored, the convention of `head`'s
+/// readers.
 public struct CommandIO {
     /// Receives text for stdout.
     public var writeOut: (String) -> Void
@@ -13,36 +19,65 @@ public struct CommandIO {
     public var writeErr: (String) -> Void
     /// Whether stderr is an interactive terminal (progress bars are drawn only then).
     public var stderrIsTerminal: Bool
+    /// Why writing stdout failed, if it did (`nil` while every write succeeded).
+    public var outputFailure: () -> String?
 
     /// Creates an I/O sink.
-    public init(writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void, stderrIsTerminal: Bool = false) {
+    public init(writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void, stderrIsTerminal: Bool = false,
+                outputFailure: @escaping () -> String? = { nil }) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
+        self.outputFailure = outputFailure
+    }
+
+    /// The first failed write of a descriptor (its errno), after which nothing more is written to it.
+    final class WriteState {
+        var failedErrno: Int32?
     }
 
     /// The process's real stdout and stderr (wraps `write(2)` on fds 1 and 2, and `isatty`).
     public static func standard() -> CommandIO {
-        CommandIO(
-            writeOut: { s in writeAll(1, s) },
-            writeErr: { s in writeAll(2, s) },
-            stderrIsTerminal: isatty(2) == 1
+        let stdout = WriteState()
+        return CommandIO(
+            writeOut: { s in
+                guard stdout.failedErrno == nil else { return }
+                if let e = writeAll(1, s) {
+                    if e == EPIPE { diedOfSIGPIPE() }
+                    stdout.failedErrno = e
+                }
+            },
+            writeErr: { s in _ = writeAll(2, s) },
+            stderrIsTerminal: isatty(2) == 1,
+            outputFailure: {
+                stdout.failedErrno.map { "cannot write standard output: \(String(cString: strerror($0))) (errno \($0))" }
+            }
         )
     }
 
+    /// Ends the process by SIGPIPE (the default action restored: it was ignored, since a write gave EPIPE).
+    private static func diedOfSIGPIPE() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        exit(128 + SIGPIPE)
+    }
+
     /// Writes every byte of `text` to `fd`, retrying on EINTR and partial writes.
-    static func writeAll(_ fd: Int32, _ text: String) {
+    /// - Returns: the errno of a failed write, nil when every byte was written.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
-        text.withUTF8 { buf in
+        return text.withUTF8 { buf -> Int32? in
             var offset = 0
             while offset < buf.count {
                 let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
                 offset += n
             }
+            return nil
         }
     }
 

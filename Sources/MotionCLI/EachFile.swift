@@ -1,18 +1,63 @@
 import MotionCore
+import MotionSystem
 
 /// How the commands that take several recordings (`replay`, `steps`, `activity`) process them:
 /// each file in turn, a file that fails reported on stderr (`Error: FILE:LINE: ...`) without
 /// stopping the others, and at the end exit 1 when any failed. A usage error stops at once; with
 /// one file its error is the command's.
+///
+/// A folder argument follows ``MotionCore/RecordingFolder``'s rule: an app's export is one
+/// recording; any other folder is each recording inside it (`--recursive`: its sub-folders too),
+/// in byte order, the entries skipped listed on stderr.
 enum EachFile {
-    /// Runs `body` for every file of `files`.
+    /// How folder arguments are expanded.
+    struct Folders {
+        /// `--recursive`: search sub-folders too.
+        var recursive = false
+        /// A dialect was forced: every regular file is a recording.
+        var anyFile = false
+    }
+
+    /// `--recursive`, for a command's spec.
+    static let recursiveOption = OptionSpec.flag("recursive", help: "In a folder that is not an app's export, also read the recordings in its sub-folders.")
+
+    /// The folder options of `args` (with the input options' forced dialect).
+    static func folders(_ args: ParsedArguments, input: InputOptions) -> Folders {
+        Folders(recursive: args.flag("recursive"), anyFile: input.dialect != nil)
+    }
+
+    /// `arguments` with every folder that is not an export replaced by the recordings inside it
+    /// (a folder without any stays, for the reader to say what it holds); the entries skipped
+    /// are listed on stderr, one line per folder.
+    static func expand(_ arguments: [String], folders: Folders, io: CommandIO) throws -> [String] {
+        var out: [String] = []
+        for argument in arguments {
+            guard argument != "-", Directory.isDirectory(argument), !RecordingFolder.isExport(argument) else {
+                out.append(argument)
+                continue
+            }
+            let listing: RecordingFolder.Listing
+            do { listing = try RecordingFolder.list(argument, recursive: folders.recursive, anyFile: folders.anyFile) } catch {
+                throw CLIError.failure("\(error)")
+            }
+            if !listing.skipped.isEmpty {
+                let shown = listing.skipped.prefix(20).map { DiagnosticText.escaped($0.utf8, limit: 120) }.joined(separator: ", ")
+                io.err("\(DiagnosticText.escaped(argument.utf8, limit: 120)): skipped \(listing.skipped.count) \(listing.skipped.count == 1 ? "entry" : "entries"): \(shown)\(listing.skipped.count > 20 ? ", ..." : "")")
+            }
+            out += listing.recordings.isEmpty ? [argument] : listing.recordings
+        }
+        return out
+    }
+
+    /// Runs `body` for every file of `files` (folders expanded by `folders`).
     /// - Throws: ``CLIError/usage(_:)`` when `-` (standard input) is given more than once or
     ///   `body` finds a usage error; ``CLIError/failure(_:exitCode:)`` naming how many files
     ///   failed, after all were tried.
-    static func run(_ files: [String], io: CommandIO, _ body: (String) throws -> Void) throws {
-        guard files.filter({ $0 == "-" }).count <= 1 else {
+    static func run(_ arguments: [String], io: CommandIO, folders: Folders = Folders(), _ body: (String) throws -> Void) throws {
+        guard arguments.filter({ $0 == "-" }).count <= 1 else {
             throw CLIError.usage("'-' (standard input) can be read only once.")
         }
+        let files = try expand(arguments, folders: folders, io: io)
         guard files.count > 1 else {
             for f in files { try body(f) }
             return

@@ -1,3 +1,4 @@
+import MotionAnalysis
 import MotionCore
 import MotionSession
 
@@ -12,6 +13,10 @@ struct InputOptions: Sendable {
     var dialectOptions: RecordingDialectOptions
     /// `--max-spool`, `--max-ratio`.
     var limits = ArchiveLimits()
+    /// `--strict`: a finding of the plausibility rule is an error, not a warning.
+    var strict = false
+    /// `--allow-empty`: a recording without samples is a warning, not a failure.
+    var allowEmpty = false
 
     /// No options: every input recognised from its content.
     static let none = InputOptions(dialect: nil, dialectOptions: RecordingDialectOptions())
@@ -26,6 +31,8 @@ struct InputOptions: Sendable {
         .option("max-spool", value: "SIZE", help: "Most bytes copied to a temporary file for an input on a pipe that needs one (a zip archive; an input read several times), e.g. 500M (default 2G, and never more than TMPDIR's free space less 256M or 5% of its size)."),
         .option("max-ratio", value: "N", help: "Refuse a gzip stream or zip member that expands more than N:1 (a decompression bomb; default 1000)."),
         .option("layout", value: "LAYOUT", help: "Scan layout of a raw IIO buffer (iio_readdev): ID:FORMAT[:SCALE[:OFFSET]],... in scan order, or FILE.json[#DEVICE] from 'motionbatch devices --json' (implies --input-format iio)."),
+        .flag("strict", help: "Treat the plausibility warnings (values, rate, gyroscope range, empty recording; docs/bad-input.md) as errors."),
+        .flag("allow-empty", help: "Accept a recording without samples (a warning; without it, an empty recording fails)."),
     ]
 
     /// The options given.
@@ -56,7 +63,7 @@ struct InputOptions: Sendable {
         } else if let implied = o.impliedDialect {
             dialect = RecordingDialects.named(implied)
         }
-        var options = InputOptions(dialect: dialect, dialectOptions: o)
+        var options = InputOptions(dialect: dialect, dialectOptions: o, strict: args.flag("strict"), allowEmpty: args.flag("allow-empty"))
         if let m = args.string("max-spool") {
             switch SessionQuantity.parse(m) {
             case .success(.size(let b)): options.limits.maxSpool = b
@@ -68,11 +75,39 @@ struct InputOptions: Sendable {
         return options
     }
 
+    /// The plausibility rule every input is judged by: the analyses' minimum rate and what the
+    /// user said about units.
+    var plausibility: PlausibilityRule {
+        var rule = PlausibilityRule(minimumRateHz: AnalysisRequirement.all.map(\.minimumRateHz).max() ?? 12.5)
+        rule.timeUnit = dialectOptions.timeUnit
+        rule.accelUnit = dialectOptions.accelUnit
+        rule.gyroUnit = dialectOptions.gyroUnit
+        rule.columns = (dialectOptions.impliedDialect ?? dialect?.name) == "columns"
+        rule.rawLayout = dialectOptions.scanLayout != nil
+        rule.rawLayoutScaled = dialectOptions.scanLayout?.channels.contains { $0.id.hasPrefix("accel") && $0.scale != 1 } ?? false
+        return rule
+    }
+
     /// The reader options for these inputs.
     var readOptions: RecordingReadOptions {
-        var o = RecordingReadOptions(dialect: dialectOptions)
+        var o = RecordingReadOptions(dialect: dialectOptions, plausibility: plausibility)
         o.limits = limits
         return o
+    }
+
+    /// Reports a recording's warnings on stderr (``WarningReport``), and fails for what the
+    /// plausibility rule found that these options do not accept: an empty recording without
+    /// `--allow-empty`, any of its findings with `--strict` (reported as the error, not as a warning).
+    /// - Throws: ``CLIError/failure(_:exitCode:)`` with the finding's `FILE:LINE: message`.
+    func report(_ warnings: [RecordingWarning], to io: CommandIO) throws(CLIError) {
+        let fatal = warnings.first { w in
+            RecordingWarningKind.plausibility.contains(w.kind) && (strict || (w.kind == .emptyStream && !allowEmpty))
+        }
+        WarningReport.print(warnings.filter { $0 != fatal }, to: io)
+        if let w = fatal {
+            let why = strict ? " (--strict)" : " (--allow-empty accepts an empty recording)"
+            throw .failure("\(w.file):\(w.line): \(w.message)\(why)")
+        }
     }
 
     /// Opens `argument` (`-`: standard input).

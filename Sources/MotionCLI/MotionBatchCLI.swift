@@ -16,7 +16,17 @@ public enum MotionBatchCLI {
     }
 
     /// Parses `arguments` (without the executable name), runs the command, and returns the exit status.
+    /// A command whose output could not be written (``CommandIO/outputFailure``) fails with exit 1.
     public static func main(_ arguments: [String], io: inout CommandIO) -> Int32 {
+        let code = dispatch(arguments, io: &io)
+        if let failure = io.outputFailure() {
+            io.err("Error: \(failure)")
+            return code == 0 ? 1 : code
+        }
+        return code
+    }
+
+    private static func dispatch(_ arguments: [String], io: inout CommandIO) -> Int32 {
         let rootSpec = root
         var chain = [rootSpec]
         do {

@@ -13,7 +13,7 @@ struct ActivityCommandTests {
         let lines = r.out.split(separator: "\n")
         #expect(lines.count == 2 && lines[0] == lines[1])
         let o = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect(Set(o.keys) == ["file", "duration_s", "activity", "activity_time_s", "changes"])
+        #expect(Set(o.keys) == ["schema", "file", "duration_s", "activity", "activity_time_s", "changes"])
         let segments = try #require(o["activity"] as? [[String: Any]])
         #expect(segments.allSatisfy { Set($0.keys) == ["start_s", "end_s", "label", "confidence", "announced_s"] })
         for (a, b) in zip(segments, segments.dropFirst()) { #expect(a["end_s"] as? Double == b["start_s"] as? Double) }

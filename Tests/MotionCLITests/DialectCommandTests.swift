@@ -101,7 +101,7 @@ struct DialectStepCountTests {
         #expect(piped.status == 0, "\(piped.err)")
         let direct = runCLI(["steps", file, "--json"])
         // The same result but for the file's name, `-`.
-        #expect(piped.out.hasPrefix("{\"file\":\"-\","), "\(piped.out)")
+        #expect(piped.out.hasPrefix("{\"schema\":1,\"file\":\"-\","), "\(piped.out)")
         #expect(piped.out.replacingOccurrences(of: "\"file\":\"-\"", with: "") == direct.out.replacingOccurrences(of: "\"file\":\(JSONValue.quoted(file))", with: ""))
     }
 

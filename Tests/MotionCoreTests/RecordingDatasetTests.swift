@@ -6,11 +6,12 @@ import MotionTestSupport
 /// The shared datasets folder (`TestPaths.datasetsRoot`).
 let datasetsRoot = TestPaths.datasetsRoot
 
-/// Every `*.csv` recording under the datasets folder except the manifest and step-truth files.
+/// Every `*.csv` recording under the datasets folder except the manifest and step-truth files and
+/// `devices/` (raw files as devices write them, in their own formats: not the datasets' plain CSV).
 func datasetRecordings() -> [String] {
     guard let e = FileManager.default.enumerator(atPath: datasetsRoot) else { return [] }
     return e.compactMap { $0 as? String }
-        .filter { $0.hasSuffix(".csv") && !$0.hasSuffix(".steps.csv") && $0 != "manifest.csv" }
+        .filter { $0.hasSuffix(".csv") && !$0.hasSuffix(".steps.csv") && $0 != "manifest.csv" && !$0.hasPrefix("devices/") }
         .sorted()
         .map { datasetsRoot + "/" + $0 }
 }

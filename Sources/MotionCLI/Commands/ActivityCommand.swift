@@ -14,26 +14,36 @@ enum ActivityCommand {
             walking, running, cycling, vehicle, unknown (docs/activity-classifier.md). Each segment \
             is back-dated to when the activity began; announced_s is the sample time at which the \
             evidence for the change was complete. With --json, one JSON object per file and line: \
-            {"file", "duration_s", "activity" ([{"start_s", "end_s", "label", "confidence" (0-100, \
+            {"schema": 1, "file", "duration_s", "activity" ([{"start_s", "end_s", "label", "confidence" (0-100, \
             mean over the segment), "announced_s"}], contiguous from the first to the last sample), \
             "activity_time_s" ({class: seconds} for all six classes), "changes"}. Times are seconds \
-            on the recording's own clock (timestamp_ns / 1e9, or the plain CSV's time_s).
+            on the recording's own clock (timestamp_ns / 1e9, or the plain CSV's time_s) \
+            (docs/schemas/activity.schema.json). With --csv, a header line and one row per segment: \
+            file,start_s,end_s,label,confidence,announced_s.
             """,
             arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse ('-' for standard input).", repeated: true)],
             options: [
-                .flag("json", help: "Print one JSON object per file."),
+                .flag("json", help: "Print one JSON object per file and line (NDJSON)."),
+                .flag("csv", help: "Print CSV: a header line, then one row per segment (file,start_s,end_s,label,confidence,announced_s)."),
                 .option("activity-param", value: "NAME=VALUE", help: "Override a classifier parameter for experiments (repeatable; see docs/activity-classifier.md).", repeated: true),
+                EachFile.recursiveOption,
             ] + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
                 let config = try ActivityParameters.configuration(args.strings("activity-param"))
+                try CSVOutput.checkExclusive(args)
                 let input = try InputOptions.parse(args)
-                try EachFile.run(files, io: io) { file in
+                if args.flag("csv") { io.out(CSVOutput.header(["file"] + segmentColumns)) }
+                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
                     let (timeline, duration, warnings) = try classify(file, input: input, configuration: config)
-                    WarningReport.print(warnings, to: io)
+                    try input.report(warnings, to: io)
                     if args.flag("json") {
                         io.out(json(file: file, timeline: timeline, duration: duration).serialized())
+                    } else if args.flag("csv") {
+                        if case .array(let segments) = ActivityFormatting.segmentsJSON(timeline) {
+                            for segment in segments { io.out(CSVOutput.line([.string(file)] + segmentColumns.map { segment[$0] ?? .null })) }
+                        }
                     } else {
                         io.out("\(file): \(formatFixed(duration, 1)) s, \(timeline.segments.count) segments, \(timeline.changes) changes")
                         for l in ActivityFormatting.segmentLines(timeline) { io.out("  " + l) }
@@ -44,9 +54,16 @@ enum ActivityCommand {
         )
     }
 
+    /// The members of a segment, the `--csv` columns after `file`.
+    static let segmentColumns = ["start_s", "end_s", "label", "confidence", "announced_s"]
+
+    /// The version of the `--json` object (docs/schemas/activity.schema.json).
+    static let schema = 1
+
     /// One file's `--json` object.
     static func json(file: String, timeline: ActivityTimeline, duration: Double) -> JSONValue {
         .object([
+            ("schema", .number(schema)),
             ("file", .string(file)),
             ("duration_s", .number(duration)),
             ("activity", ActivityFormatting.segmentsJSON(timeline)),

@@ -54,6 +54,7 @@ enum BenchActivityCommand {
                 let effectiveRate = perSecond
                 if args.flag("json") {
                     io.out(JSONValue.object([
+                        ("schema", .number(1)),
                         ("file", .string(file)), ("rate_hz", .number(effectiveRate)), ("batch", .number(batch)),
                         ("samples", .number(total)), ("data_hours", .number(processedSeconds / 3600)), ("seconds", .number(seconds)),
                         ("samples_per_second", .number(Double(total) / seconds)), ("real_time_factor", .number(factor)),

@@ -35,7 +35,8 @@ enum BenchCommand {
             getrusage ru_maxrss). By default the samples come as the reader's parsed blocks
             (RecordingReader.next, handed over without copying); with --chunk N they are copied into
             one reused array N samples at a time (RecordingReader.read(into:)). With --repeat N the
-            best of N runs is reported.
+            best of N runs is reported. The samples are judged by the plausibility rule as every command
+            judges them (docs/bad-input.md); --no-plausibility measures the parse alone.
             JSON keys: file, bytes, samples, seconds, mb_per_s, samples_per_s, peak_rss_mib,
             ru_maxrss_mib, runs, threads, chunk (null for whole blocks), block_kib.
             """,
@@ -45,6 +46,7 @@ enum BenchCommand {
                 .option("repeat", value: "N", help: "Runs; the fastest is reported (default 1)."),
                 .option("threads", value: "N", help: "Reader threads (default: 2 on a machine with 2+ processors, else 1)."),
                 .option("block-kib", value: "N", help: "Bytes per block read and parsed at once, in KiB (default \(RecordingReader.defaultBufferSize / 1024))."),
+                .flag("no-plausibility", help: "Do not apply the plausibility rule (the commands always do)."),
                 .flag("json", help: "Print one JSON object."),
             ],
             run: { args, io in try runParse(args, &io) }
@@ -64,7 +66,8 @@ enum BenchCommand {
         do {
             for _ in 0..<runs {
                 let start = MonotonicClock.seconds()
-                let reader = try RecordingReader(path: path, bufferSize: blockSize, threads: threads)
+                let reader = try RecordingReader(input: .path(path), options: RecordingReadOptions(
+                    bufferSize: blockSize, threads: threads, plausibility: args.flag("no-plausibility") ? nil : InputOptions.none.plausibility))
                 count = 0
                 if let chunk {
                     var samples: [Sample] = []
@@ -98,7 +101,7 @@ enum BenchCommand {
         let peakMiB = peakResidentMiB()
         _ = checksum
         if args.flag("json") {
-            io.out("{\"file\":\(JSONValue.quoted(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs),\"threads\":\(threads),\"chunk\":\(chunk.map(String.init) ?? "null"),\"block_kib\":\(blockSize / 1024)}")
+            io.out("{\"schema\":1,\"file\":\(JSONValue.quoted(path)),\"bytes\":\(bytes),\"samples\":\(count),\"seconds\":\(fmt(best, 4)),\"mb_per_s\":\(fmt(mbPerSecond, 1)),\"samples_per_s\":\(Int(samplesPerSecond.rounded())),\"peak_rss_mib\":\(fmt(peakMiB, 1)),\"ru_maxrss_mib\":\(fmt(ruMaxRSSMiB(), 1)),\"runs\":\(runs),\"threads\":\(threads),\"chunk\":\(chunk.map(String.init) ?? "null"),\"block_kib\":\(blockSize / 1024)}")
         } else {
             io.out("file:          \(path)")
             io.out("bytes:         \(bytes) (\(fmt(Double(bytes) / 1e6, 1)) MB)")

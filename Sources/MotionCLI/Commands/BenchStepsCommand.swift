@@ -45,7 +45,7 @@ enum BenchStepsCommand {
                 let rate = Double(total) / seconds
                 let goal = 20e6
                 if args.flag("json") {
-                    io.out("{\"file\":\(StepFormatting.jsonString(file)),\"batch\":\(batch),\"samples\":\(total),\"seconds\":\(StepFormatting.jsonNumber(seconds)),\"samples_per_second\":\(StepFormatting.jsonNumber(rate)),\"steps\":\(totalSteps),\"target_samples_per_second\":\(StepFormatting.jsonNumber(goal)),\"target_met\":\(rate >= goal)}")
+                    io.out("{\"schema\":1,\"file\":\(StepFormatting.jsonString(file)),\"batch\":\(batch),\"samples\":\(total),\"seconds\":\(StepFormatting.jsonNumber(seconds)),\"samples_per_second\":\(StepFormatting.jsonNumber(rate)),\"steps\":\(totalSteps),\"target_samples_per_second\":\(StepFormatting.jsonNumber(goal)),\"target_met\":\(rate >= goal)}")
                 } else {
                     io.out("step counter: \(total) samples (\(StepFormatting.fixed(Double(total) / 360_000, 1)) h at 100 Hz) in \(StepFormatting.fixed(seconds, 3)) s, batch \(batch)")
                     io.out("throughput: \(StepFormatting.fixed(rate / 1e6, 1)) million samples/s (target >= 20), \(totalSteps) steps")

@@ -47,6 +47,7 @@ enum CalibrateCommand {
                 }
                 if args.flag("json") {
                     io.out(JSONValue.object([
+                        ("schema", .number(1)),
                         ("per_wake_cpu_s", .number(cal.perWakeS)), ("per_sample_cpu_s", .number(cal.perSampleS)),
                         ("board", .string(board.name)), ("userspace_return_s", .number(calibrated.userspaceReturnS)),
                         ("per_sample_s", .number(calibrated.perSampleS)), ("warnings", .array(cal.warnings.map { .string($0) })),

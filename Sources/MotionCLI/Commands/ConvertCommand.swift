@@ -137,9 +137,11 @@ enum ConvertCommand {
                     lastWritten = chunk.samples[hi - 1].timestamp
                 }
             }
+            // An empty recording (without --allow-empty) or, with --strict, any plausibility
+            // finding fails here: OUT is discarded, never half-written.
+            try inputOptions.report(reader.warnings, to: io)
             try writer.close()
             complete = true
-            WarningReport.print(reader.warnings, to: io)
             if droppedEvents > 0 {
                 io.err("warning: plain CSV has no event lines; \(droppedEvents) events (pauses, device losses) are not written")
             }

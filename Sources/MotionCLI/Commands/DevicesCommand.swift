@@ -45,6 +45,7 @@ enum DevicesCommand {
         let context = try ContextOptions.open(args) { error, state in
             guard wantsJSON else { return }
             io.out(JSONValue.object([
+                ("schema", .number(1)),
                 ("uri", .string(uri)),
                 ("error", .string(error.description)),
                 ("access", state.map(accessJSON) ?? .null),
@@ -77,6 +78,7 @@ enum DevicesCommand {
         for (b, e) in failures { io.err("warning: the \(b) backend could not scan: \(e)") }
         if args.flag("json") {
             io.out(JSONValue.object([
+                ("schema", .number(1)),
                 ("contexts", .array(entries.map { .object([("uri", .string($0.uri)), ("description", .string($0.description))]) })),
                 ("failed_backends", .array(failures.map { .object([("backend", .string($0.0)), ("error", .string($0.1.description))]) })),
                 ("network_discovery", .string("needs libiio DNS-SD support and avahi-daemon; give ip:HOST with -u")),
@@ -99,6 +101,7 @@ enum DevicesCommand {
     /// The `--json` object (keys documented in docs/iio-reader.md).
     static func json(uri: String, backend: String, _ entries: [Entry]) -> JSONValue {
         .object([
+            ("schema", .number(1)),
             ("uri", .string(uri)),
             ("backend", .string(backend)),
             ("devices", .array(entries.map { e in

@@ -61,7 +61,7 @@ enum EmulateCommand {
         let recording: Recording
         let input = try InputOptions.parse(args)
         do { recording = try Recording.read(try input.open(path)) } catch { throw CLIError.failure("\(error)") }
-        WarningReport.print(recording.warnings, to: io)
+        try input.report(recording.warnings, to: io)
         let source: SampleSource
         do {
             source = try SampleSource(samples: recording.samples, hasGyro: recording.header.sensors.contains(.gyro))

@@ -66,6 +66,7 @@ enum RecoverCommand {
         }
         if args.flag("json") {
             io.out(JSONValue.object([
+                ("schema", .number(1)),
                 ("recovered", .array(recovered.map { r in
                     guard case .object(let m) = r.summary.json else { return .null }
                     return .object([("path", .string(r.path)), ("cut_bytes", .number(r.cutBytes)), ("summary_path", .string(r.summaryPath))] + m)

@@ -19,7 +19,9 @@ enum ReplayCommand {
             recognised from the content, see docs/dialects.md) is delivered in batches of N samples
             (--batch) or of the samples that accumulate in SECONDS (--latency), one wake-up per batch.
             Results do not depend on the batch size. Default: --latency 1. FILE '-' is standard input.
-            Several files are replayed one after the other (with --json, one object each); a file that
+            Several files are replayed one after the other (with --json, one compact object per file and
+            line, NDJSON, whatever their number: docs/schemas/replay.schema.json; with --csv, a header
+            line and one row per file); a file that
             fails is reported and the others still run; the exit status is 1 if any failed.
             With --publish URL the recording is a simulated board: it goes through capture's
             session (the same analysis, per-batch reports, events and summary) and every message
@@ -30,9 +32,11 @@ enum ReplayCommand {
             options: [
                 .option("batch", value: "N", help: "Deliver every N samples (watermark); 1 is per-sample."),
                 .option("latency", value: "SECONDS", help: "Deliver when the oldest pending sample has waited SECONDS (0 is per-sample)."),
-                .flag("json", help: "Print one JSON object per file (keys documented in README.md)."),
+                .flag("json", help: "Print one JSON object per file and line (NDJSON; keys documented in README.md)."),
+                .flag("csv", help: "Print CSV: a header line, then one row per file (the --json figures, flattened)."),
                 .option("pace", value: "MODE", help: "With --publish: realtime (each batch when its samples are due) or fast (default)."),
                 .flag("ndjson", help: "With --publish: print one JSON object per batch, event and the summary on stdout, as capture --ndjson."),
+                EachFile.recursiveOption,
             ] + InputOptions.options + PublishOptions.options,
             run: run
         )
@@ -80,9 +84,11 @@ enum ReplayCommand {
         for o in ["pace"] where args.string(o) != nil { throw CLIError.usage("'--\(o)' needs '--publish URL'.") }
         if args.flag("ndjson") { throw CLIError.usage("'--ndjson' needs '--publish URL' (a simulated board); use --json.") }
         _ = try PublishOptions.configuration(args, session: "", latencySeconds: 0, defaultOutbox: { _ in nil })
+        try CSVOutput.checkExclusive(args)
         let input = try InputOptions.parse(args)
         let localIO = io
-        try EachFile.run(files, io: io) { path in
+        if args.flag("csv") { io.out(CSVOutput.header(csvColumns.map(\.name))) }
+        try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { path in
             var bar = ProgressBar(label: "replay", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
             let outcome: Outcome
             do {
@@ -94,9 +100,12 @@ enum ReplayCommand {
                 throw CLIError.failure("\(error)")
             }
             bar.finish(io: localIO)
-            WarningReport.print(outcome.replay.warnings, to: localIO)
+            try input.report(outcome.replay.warnings, to: localIO)
             if args.flag("json") {
-                localIO.out(json(outcome).serialized(pretty: true))
+                localIO.out(json(outcome).serialized())
+            } else if args.flag("csv") {
+                let object = json(outcome)
+                localIO.out(CSVOutput.line(csvColumns.map { column in column.path.reduce(object as JSONValue?) { $0?[$1] } ?? .null }))
             } else {
                 localIO.writeOut(text(outcome))
             }
@@ -105,7 +114,7 @@ enum ReplayCommand {
 
     /// `replay --publish`: the recording as a simulated board (``MotionFleet/SimulatedBoard``).
     static func runPublishing(_ args: ParsedArguments, _ io: inout CommandIO, path: String, policy: DeliveryPolicy) throws {
-        if args.flag("json") { throw CLIError.usage("'--json' and '--publish' cannot be combined: use --ndjson.") }
+        if args.flag("json") || args.flag("csv") { throw CLIError.usage("'--\(args.flag("json") ? "json" : "csv")' and '--publish' cannot be combined: use --ndjson.") }
         let pace: SimulatedBoard.Pace
         switch args.string("pace") {
         case nil, "fast": pace = .fast
@@ -154,6 +163,26 @@ enum ReplayCommand {
         }
     }
 
+    /// The version of the `--json` object (docs/schemas/replay.schema.json).
+    static let schema = 1
+
+    /// The `--csv` columns: each a member (or a member's member) of the `--json` object; arrays
+    /// of names joined with `;`.
+    static let csvColumns: [(name: String, path: [String])] = csvFigures + ActivityClass.allCases.map { c -> (name: String, path: [String]) in
+        ("\(c.rawValue)_s", ["activity_time_s", c.rawValue])
+    }
+
+    private static let csvFigures: [(name: String, path: [String])] = [
+        ("file", ["file"]), ("format", ["format"]), ("container", ["container"]), ("sensors", ["sensors"]),
+        ("samples", ["samples"]), ("duration_s", ["duration_s"]), ("effective_rate_hz", ["effective_rate_hz"]),
+        ("declared_rate_hz", ["declared_rate_hz"]), ("gap_count", ["gaps", "count"]), ("gap_longest_s", ["gaps", "longest_s"]),
+        ("estimated_missing_samples", ["gaps", "estimated_missing_samples"]), ("batches", ["batches"]),
+        ("largest_batch", ["largest_batch"]), ("sample_delay_max_s", ["sample_delay_s", "max"]),
+        ("sample_delay_mean_s", ["sample_delay_s", "mean"]), ("steps", ["steps"]), ("cadence_spm", ["cadence_spm"]),
+        ("step_visibility_max_s", ["step_visibility_s", "max"]), ("step_visibility_mean_s", ["step_visibility_s", "mean"]),
+        ("activity_visibility_max_s", ["activity_visibility_s", "max"]), ("activity_visibility_mean_s", ["activity_visibility_s", "mean"]),
+    ]
+
     /// The `--json` object. Keys are documented in README.md ("replay --json").
     static func json(_ r: Outcome) -> JSONValue {
         let st = r.statistics
@@ -165,6 +194,7 @@ enum ReplayCommand {
         case .latency(let ns): policyMembers = [("mode", .string("latency")), ("latency_s", .number(Double(ns) / 1e9))]
         }
         return .object([
+            ("schema", .number(schema)),
             ("file", .string(r.replay.path)),
             ("format", .string(formatName(header.format, dialect: r.dialect))),
             ("container", r.container.map { .string($0.rawValue) } ?? .null),

@@ -11,27 +11,49 @@ enum StepsCommand {
             Streams each recording (any dialect, see docs/dialects.md; '-' is standard input) through the \
             analysis pipeline. A file that fails is reported and the others still run; the exit status is \
             1 if any failed. With --json each line is \
-            one JSON object: {"file", "steps", "duration_s", "cadence_spm" (median walking cadence, \
+            one JSON object: {"schema": 1, "file", "steps", "duration_s", "cadence_spm" (median walking cadence, \
             steps/min, null if under two steps), "step_times_s" (each step's time in seconds on the \
             recording's own clock: timestamp_ns / 1e9, or the plain CSV's time_s), "cadence_series" \
             ([{"start_s", "spm"}]: steps per minute in 10 s windows aligned to multiples of 10 s on the \
-            recording's clock, start_s on that clock, from the first to the last step's window)}.
+            recording's clock, start_s on that clock, from the first to the last step's window)} \
+            (docs/schemas/steps.schema.json). With --csv, a header line and one row per file \
+            (file,steps,duration_s,cadence_spm; --per file, the default) or per step (file,step,time_s; \
+            --per step).
             """,
             arguments: [ArgumentSpec("FILE", help: "Recording(s) to analyse ('-' for standard input).", repeated: true)],
             options: [
-                .flag("json", help: "Print one JSON object per file."),
+                .flag("json", help: "Print one JSON object per file and line (NDJSON)."),
+                .flag("csv", help: "Print CSV: a header line, then one row per file (or per step with --per step)."),
+                .option("per", value: "ROW", help: "With --csv: one row per 'file' (default) or per 'step'."),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
+                EachFile.recursiveOption,
             ] + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
+                try CSVOutput.checkExclusive(args)
+                let perStep: Bool
+                switch args.string("per") {
+                case nil, "file": perStep = false
+                case "step": perStep = true
+                case let other?: throw CLIError.usage("The value '\(DiagnosticText.escaped(other.utf8))' is invalid for '--per': expected 'file' or 'step'.")
+                }
+                if args.string("per") != nil && !args.flag("csv") { throw CLIError.usage("'--per' goes with '--csv'.") }
                 let config = try StepParameters.configuration(args.strings("param"))
                 let input = try InputOptions.parse(args)
-                try EachFile.run(files, io: io) { file in
+                if args.flag("csv") { io.out(CSVOutput.header(perStep ? csvStepColumns : csvFileColumns)) }
+                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
                     let (summary, duration, warnings) = try count(file, input: input, configuration: config)
-                    WarningReport.print(warnings, to: io)
+                    try input.report(warnings, to: io)
+                    let object = json(file: file, summary: summary, duration: duration)
                     if args.flag("json") {
-                        io.out(json(file: file, summary: summary, duration: duration).serialized())
+                        io.out(object.serialized())
+                    } else if args.flag("csv") && perStep {
+                        for (i, t) in summary.timestamps.enumerated() {
+                            io.out(CSVOutput.line([.string(file), .number(i + 1), .number(Double(t) / 1e9)]))
+                        }
+                    } else if args.flag("csv") {
+                        io.out(CSVOutput.line(csvFileColumns.map { object[$0] ?? .null }))
                     } else {
                         let cadence = summary.cadence.map { StepFormatting.fixed($0, 1) + " steps/min" } ?? "-"
                         io.out("\(file): \(summary.count) steps in \(StepFormatting.fixed(duration, 1)) s, cadence \(cadence)")
@@ -41,9 +63,18 @@ enum StepsCommand {
         )
     }
 
+    /// `--csv --per file`'s columns (members of the `--json` object).
+    static let csvFileColumns = ["file", "steps", "duration_s", "cadence_spm"]
+    /// `--csv --per step`'s columns: the file, the step's number from 1, its time on the recording's clock.
+    static let csvStepColumns = ["file", "step", "time_s"]
+
+    /// The version of the `--json` object (docs/schemas/steps.schema.json).
+    static let schema = 1
+
     /// One file's `--json` object; times on the recording's own clock (seconds).
     static func json(file: String, summary: StepSummary, duration: Double) -> JSONValue {
         .object([
+            ("schema", .number(schema)),
             ("file", .string(file)),
             ("steps", .number(summary.count)),
             ("duration_s", .number(duration)),

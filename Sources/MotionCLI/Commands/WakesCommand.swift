@@ -83,7 +83,16 @@ enum WakesCommand {
 
         let predictions = WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board, chips: chips)
         var outcome: WakesReplay.Outcome?
-        if let open { outcome = try WakesReplay.run(open: open, rates: rates, latencies: latencies) }
+        if let open {
+            // The first reader reads the whole recording: its warnings are the recording's.
+            var first: RecordingReader?
+            outcome = try WakesReplay.run(open: {
+                let reader = try open()
+                if first == nil { first = reader }
+                return reader
+            }, rates: rates, latencies: latencies)
+            try input.report(first?.warnings ?? [], to: io)
+        }
         let report = WakeReport(board: board, predictions: predictions, chips: chips,
                                 replays: configurationReplays(outcome?.rows ?? [], rates: rates), constraints: constraints)
 

@@ -3,7 +3,10 @@
 /// stream is linearly interpolated at those timestamps and either added to the acceleration
 /// (``Role/gravity``: iOS's `Gravity.csv` completes `Accelerometer.csv`) or becomes the
 /// gyroscope (``Role/gyroscope``). Before a stream's first sample and after its last, its first or
-/// last value is held (counted as `held-value`). Streamed: each stream is read in order with two
+/// last value is held, and counted as `held-value` when the accelerometer sample is a sample period
+/// of that stream or more away from it (the interval between its first two samples, or its last
+/// two): the few milliseconds by which the sensors of a phone start and stop apart are no defect.
+/// Streamed: each stream is read in order with two
 /// samples of look-ahead, so memory does not grow with the recording.
 final class AlignedRows: RecordingRowReader {
     /// What a secondary stream contributes.
@@ -27,6 +30,8 @@ final class AlignedRows: RecordingRowReader {
         var started = false
         var heldBefore = 0
         var heldAfter = 0
+        /// The interval between the last two samples passed, ns.
+        var lastInterval: Int64?
 
         init(role: Role, reader: any RecordingRowReader, name: String) {
             self.role = role
@@ -59,15 +64,18 @@ final class AlignedRows: RecordingRowReader {
                 }
             }
             while let n = next, n.timestamp <= t {
+                if let p = previous { lastInterval = n.timestamp &- p.timestamp }
                 previous = n
                 next = try pull()
             }
             switch (previous, next) {
             case (nil, let n?):
-                heldBefore += 1
+                // The stream's period: its first interval (the sample after `n`, when buffered).
+                let period = position < buffer.count ? buffer[position].timestamp &- n.timestamp : nil
+                if period.map({ n.timestamp &- t >= $0 }) ?? true { heldBefore += 1 }
                 return n.accel
             case (let p?, nil):
-                if p.timestamp != t { heldAfter += 1 }
+                if p.timestamp != t, lastInterval.map({ t &- p.timestamp >= $0 }) ?? true { heldAfter += 1 }
                 return p.accel
             case (let p?, let n?):
                 let w = Double(t - p.timestamp) / Double(n.timestamp - p.timestamp)

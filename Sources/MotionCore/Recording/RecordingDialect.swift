@@ -51,6 +51,9 @@ public struct RecordingReadOptions: Sendable {
     public var dialect: RecordingDialectOptions
     /// Bounds on spooled and decompressed bytes (`--max-spool`, `--max-ratio`).
     public var limits = ArchiveLimits()
+    /// The plausibility rule the samples are judged by once read (its findings are warnings of
+    /// the reader: ``RecordingWarningKind/plausibility``), nil for none.
+    public var plausibility: PlausibilityRule?
 
     /// The smallest block size (a smaller one given is raised to it): also how far a dialect may
     /// look for binary bytes, so that the dialect chosen never depends on the block size.
@@ -58,7 +61,8 @@ public struct RecordingReadOptions: Sendable {
 
     /// Creates options.
     public init(bufferSize: Int = RecordingReader.defaultBufferSize, threads: Int = RecordingReader.defaultThreadCount,
-                dialect: RecordingDialectOptions = RecordingDialectOptions()) {
+                dialect: RecordingDialectOptions = RecordingDialectOptions(), plausibility: PlausibilityRule? = nil) {
+        self.plausibility = plausibility
         self.bufferSize = max(bufferSize, Self.minimumBufferSize)
         self.threads = max(threads, 1)
         self.dialect = dialect

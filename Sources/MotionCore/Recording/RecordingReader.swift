@@ -66,7 +66,9 @@ public final class RecordingReader {
     /// Dialect, columns and metadata, parsed at creation.
     public var header: RecordingHeader { rows.header }
     /// Tolerated defects met so far, one per kind and file (with their count and first lines).
-    public var warnings: [RecordingWarning] { rows.warnings }
+    /// Once the input is exhausted, the findings of the plausibility rule
+    /// (``RecordingReadOptions/plausibility``) come last.
+    public var warnings: [RecordingWarning] { rows.warnings + plausibilityWarnings }
     /// The number of the last line read (1-based; header lines count).
     public var lineNumber: Int { rows.lineNumber }
     /// The identity of the file read (for refusing to write over it), nil for memory.
@@ -75,6 +77,12 @@ public final class RecordingReader {
     public private(set) var samplesDelivered = 0
 
     private let rows: any RecordingRowReader
+    /// The plausibility rule's state, nil without a rule.
+    private var plausibility: PlausibilityCheck?
+    /// Its findings, once the input is exhausted.
+    private var plausibilityWarnings: [RecordingWarning] = []
+    /// The line of the first row (where the findings are reported).
+    private var firstRowLine = 1
     private let gzip: GzipSource?
     /// The first error met; the reader stays failed (every later call throws it again).
     private var failure: (any Error)?
@@ -109,6 +117,7 @@ public final class RecordingReader {
             container = .folder
             gzip = nil
             (self.dialect, rows) = try Self.open(archive: archive, dialect: dialect, options: options)
+            startPlausibility(options)
             return
         }
         var source = try input.open()
@@ -133,12 +142,32 @@ public final class RecordingReader {
             let archive = try ZipArchive(bytes: bytes, name: path, identity: identity, limits: options.limits)
             container = .zip
             (self.dialect, rows) = try Self.open(archive: archive, dialect: dialect, options: options)
+            startPlausibility(options)
             return
         }
         container = gzip == nil ? nil : .gzip
         let chosen = dialect ?? RecordingDialects.all.first { $0.recognizes(prefix) } ?? RecordingDialects.fallback
         self.dialect = chosen
         rows = try chosen.makeReader(source: source, prefix: prefix, options: options)
+        startPlausibility(options)
+    }
+
+    private func startPlausibility(_ options: RecordingReadOptions) {
+        guard let rule = options.plausibility else { return }
+        plausibility = PlausibilityCheck(rule: rule, declaredRateHz: header.declaredRate, hasGyro: header.sensors.contains(.gyro))
+        firstRowLine = rows.lineNumber + 1
+    }
+
+    /// Feeds the plausibility rule; at the end of the input, records its findings.
+    private func judge<C: RandomAccessCollection>(_ samples: C, count: Int, ended: Bool) where C.Element == Sample {
+        guard plausibility != nil else { return }
+        if count > 0 {
+            plausibility!.add(samples)
+        } else if ended, let check = plausibility {
+            plausibility = nil
+            let line = check.sampleCount == 0 ? max(1, rows.lineNumber) : firstRowLine
+            plausibilityWarnings = check.findings.map { RecordingWarning(kind: $0.kind, file: path, line: line, message: $0.message) }
+        }
     }
 
     /// The dialect (given, or the first that recognises `archive`) and its reader.
@@ -159,7 +188,7 @@ public final class RecordingReader {
     /// ends the prefix there: the error is the source's to report again at the next read, after
     /// the dialect has read those bytes (a decompressor reports a corrupt stream after the data
     /// before it), so that which error comes first never depends on how much was sniffed.
-    private static func readPrefix(_ source: any RecordingByteSource, limit: Int) throws -> [UInt8] {
+    static func readPrefix(_ source: any RecordingByteSource, limit: Int) throws -> [UInt8] {
         var prefix = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < prefix.count {
@@ -190,6 +219,7 @@ public final class RecordingReader {
         if var whole = try failingOnce({ try rows.takeWholeChunk(maxSamples: maxSamples) }) {
             whole.firstSampleIndex = first
             samplesDelivered += whole.samples.count
+            judge(whole.samples, count: whole.samples.count, ended: false)
             return whole
         }
         var samples: [Sample] = []
@@ -217,8 +247,10 @@ public final class RecordingReader {
     /// to `events`, each with its ``RecordingEvent/sampleIndex`` (rows of the file before it).
     /// Events after the last row come with a call that appends no rows.
     public func read(into samples: inout [Sample], labels: inout [String?], events: inout [RecordingEvent], maxSamples: Int) throws -> Int {
+        let start = samples.count
         let n = try failingOnce { try rows.read(into: &samples, labels: &labels, events: &events, maxSamples: maxSamples) }
         samplesDelivered += n
+        judge(samples[start...], count: n, ended: n == 0 && maxSamples > 0)
         return n
     }
 

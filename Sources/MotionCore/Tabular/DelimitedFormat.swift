@@ -34,13 +34,18 @@ struct DelimitedFormat: Sendable, Equatable {
     }
 
     /// Splits `line` into fields: appends each field's `(start, count)` to `fields` (quotes
-    /// removed from a quoted field; its `""` escapes are left for ``text(_:_:)``).
+    /// removed from a quoted field, and spaces before its opening quote; its `""` escapes are
+    /// left for ``text(_:_:)``).
     /// - Complexity: O(line length).
     func split(_ line: UnsafeBufferPointer<UInt8>, into fields: inout [(start: Int, count: Int)]) {
         fields.removeAll(keepingCapacity: true)
         var i = 0
         let n = line.count
         while true {
+            // Spaces before a quoted field (`"t", "ax"`) belong to no field: the quotes count.
+            var k = i
+            while k < n && line[k] == 0x20 && separator != 0x20 { k += 1 }
+            if k < n && line[k] == 0x22 && k > i { i = k }
             if i < n && line[i] == 0x22 {
                 // Quoted: up to the closing quote that is not doubled.
                 var j = i + 1

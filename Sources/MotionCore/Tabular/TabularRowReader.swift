@@ -61,11 +61,18 @@ final class TabularRowReader: RecordingSampleSource {
     /// One row's sample and label; nil for a row with a missing value (counted).
     private func row(_ line: UnsafeBufferPointer<UInt8>) throws -> (Sample, String?)? {
         format.split(line, into: &fields)
+        // A trailing separator (an empty last field beyond the header's names) is no field, as
+        // a trailing separator in the header is no column.
+        if fields.count == layout.columnNames.count + 1, let f = fields.last,
+           UnsafeBufferPointer(rebasing: line[f.start..<(f.start + f.count)]).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            fields.removeLast()
+        }
         // Too few fields for the columns read, or more than the header names (a field split by a
         // stray separator, e.g. a decimal comma in a comma-separated file): never guessed.
         guard fields.count >= layout.neededFields, fields.count <= layout.columnNames.count else {
             let column = fields.count > layout.columnNames.count ? layout.columnNames.count + 1 : fields.count + 1
-            throw RecordingError(file: name, line: lineNumber, column: column, columnName: layout.name(column - 1),
+            // A column beyond the header's names has no name: "column 6", not "column 6 (column 6)".
+            throw RecordingError(file: name, line: lineNumber, column: column, columnName: column <= layout.columnNames.count ? layout.name(column - 1) : nil,
                                  problem: "expected \(layout.columnNames.count) fields (\(DiagnosticText.escaped(layout.columnNames.joined(separator: format.separatorName == "comma" ? "," : " ").utf8, limit: 120))), found \(fields.count)")
         }
         guard let t = try time(line) else { return nil }
