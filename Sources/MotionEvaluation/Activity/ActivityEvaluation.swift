@@ -2,13 +2,15 @@ import MotionAnalysis
 import MotionCore
 
 /// The activity classifier's accuracy on a datasets folder (`manifest.csv` + CSV files, as in
-/// `../shared/datasets`), by the targets of issue 12:
-/// - **HAPT** (waist, labelled per sample): still-versus-walking agreement and the still → walking
-///   onset delay, cross-validated leaving one subject out: for each held-out subject the
-///   classifier's two HAPT-relevant thresholds are re-tuned on the other subjects over a small grid
-///   (``grid``), and the held-out subject is judged with the chosen values;
+/// `../shared/datasets`), by the targets of issue 23, left one source out (a source is a dataset and
+/// wearer group: each HAPT and spsw subject, the ST pocket logs, the ST wrist logs, the Bangle rides):
+/// for each source the grid's thresholds (``standardGrid``) are chosen on every other source and
+/// the source is judged with them (``crossValidate(_:_:configurations:)``).
+/// - **Labelled recordings** (HAPT waist, spsw pocket and wrist): still-versus-walking agreement,
+///   the HAPT still → walking onset delay, the spsw walking onset from a cold start;
 /// - **ST logs** (pocket, wrist; one activity per file): each file's majority label is its activity;
-/// - **Bangle vehicle** (a drive, a train): time walking or running, and label changes per hour;
+/// - **whole rides** (Bangle drive and train, ST driving): time walking, label changes, time vehicle;
+/// - **person at rest** (``PersonAtRestTransform`` of the still recordings): time still;
 /// - **walks** (informational): time labelled vehicle on the step sets' walks (steps there are dropped).
 ///
 /// Every recording goes through the one replay (``MotionAnalysis/RecordingReplay``) with the
@@ -303,7 +305,7 @@ public struct ActivityEvaluation: Sendable {
         let sources = Array(Swift.Set(files.map(\.source) + others.map(\.source))).sorted()
         let n = configurations.count
         var heldOut: [(file: LabelledFile, agreement: ActivityAgreement)] = []
-        var judged: [(group: String, file: FileResult)] = []
+        var chosenBySource: [String: Int] = [:]
         var chosen: [(String, Int)] = []
         var bySource: [(String, ActivityAgreement)] = []
         for s in sources {
@@ -314,14 +316,13 @@ public struct ActivityEvaluation: Sendable {
                 if score > bestScore + 1e-9 { best = c; bestScore = score }
             }
             chosen.append((s, best))
+            chosenBySource[s] = best
             let own = files.filter { $0.source == s }.map { ($0, $0.byConfiguration[best]) }
             heldOut += own
             if !own.isEmpty { bySource.append((s, ActivityAgreement.pooled(own.map(\.1)))) }
-            judged += others.filter { $0.source == s }.map { ($0.group, $0.byConfiguration[best]) }
         }
-        // Back in manifest order.
-        let order = others.map { $0.byConfiguration[0].path }
-        judged.sort { order.firstIndex(of: $0.file.path)! < order.firstIndex(of: $1.file.path)! }
+        // In manifest order, each with its source's choice.
+        let judged = others.map { (group: $0.group, file: $0.byConfiguration[chosenBySource[$0.source]!]) }
         var groups: [GroupFigures] = []
         for g in groupOrder {
             let members = heldOut.filter { $0.file.group == g }

@@ -35,8 +35,10 @@ public struct PersonAtRestTransform: Sendable {
     }
 
     /// The added acceleration at `t` seconds, before scaling.
+    /// The sway's tones: frequency (Hz), relative amplitude, phase (rad).
+    static let tones: [(f: Double, a: Double, phase: Double)] = [(0.23, 1.0, 0.4), (0.61, 0.7, 2.1), (1.07, 0.5, 4.0), (1.7, 0.3, 5.3)]
+
     static func sway(_ t: Double) -> Vector3 {
-        let tones: [(f: Double, a: Double, phase: Double)] = [(0.23, 1.0, 0.4), (0.61, 0.7, 2.1), (1.07, 0.5, 4.0), (1.7, 0.3, 5.3)]
         var v = Vector3.zero
         for (k, tone) in tones.enumerated() {
             let s = tone.a * sin(2 * .pi * tone.f * t + tone.phase)

@@ -97,4 +97,29 @@ struct ActivityAgreementTests {
         #expect(!first.isEmpty && first.allSatisfy { ActivityClassifierConfiguration().value(of: $0.0) == $0.1 })
         #expect(ActivityEvaluation.configurations.count == 9)
     }
+
+    /// A one-activity file (an ST log, a ride) is judged with the configuration chosen without its
+    /// source, and reported in manifest order.
+    @Test func oneActivityFilesAreJudgedOutOfSample() {
+        let n = ActivityEvaluation.configurations.count
+        // Time in vehicle per configuration: `best` 100 s, `second` `secondPercent`, the others 10 s.
+        func ride(_ path: String, best: Int, second: Int, secondPercent: Double) -> [ActivityEvaluation.FileResult] {
+            (0..<n).map { c in
+                let v = c == best ? 100 : c == second ? secondPercent : 10
+                return ActivityEvaluation.FileResult(path: path, activity: "vehicle", expected: .vehicle, durationSeconds: 100,
+                                                     secondsPerClass: [0, 0, 0, 0, v, 100 - v], changes: 0)
+            }
+        }
+        // Source x's rides favour configuration 3 (then 5), source y's ride 5 (then 3).
+        let others = [
+            ActivityEvaluation.OneActivityFile(source: "y", group: "rides", byConfiguration: ride("y1", best: 5, second: 3, secondPercent: 60)),
+            ActivityEvaluation.OneActivityFile(source: "x", group: "rides", byConfiguration: ride("x1", best: 3, second: 5, secondPercent: 50)),
+            ActivityEvaluation.OneActivityFile(source: "x", group: "rides", byConfiguration: ride("x2", best: 3, second: 5, secondPercent: 50)),
+        ]
+        let r = ActivityEvaluation.crossValidate([], others)
+        #expect(r.chosen.map(\.source) == ["x", "y"] && r.chosen.map(\.configuration) == [5, 3])
+        #expect(r.oneActivity.map(\.file.path) == ["y1", "x1", "x2"])
+        // Each held out is judged with what the other source favours: not its own best (100), not the defaults (10).
+        #expect(r.oneActivity.map { $0.file.percent(.vehicle) } == [60, 50, 50])
+    }
 }
