@@ -283,7 +283,8 @@ public struct ActivityClassifier: Sendable {
         // The first window after a (re)start speaks for the stretch from the start on.
         let center = lastWindowEnd == nil ? restartedAt : end - Int64(w / 2) * Self.grid
         lastWindowEnd = end
-        if let change = hysteresis.observe(center: center, end: end, ActivityEvidence(f, configuration)) {
+        let riding = hysteresis.current == .vehicle || hysteresis.current == .cycling
+        if let change = hysteresis.observe(center: center, end: end, ActivityEvidence(f, configuration, shortGait: !riding)) {
             changes.append(change)
         }
     }

@@ -7,6 +7,7 @@ extension ActivityClassifierConfiguration {
             ("stillMotion", \.stillMotion),
             ("stillRotation", \.stillRotation),
             ("gaitPeriodicity", \.gaitPeriodicity),
+            ("shortGaitVertical", \.shortGaitVertical),
             ("walkingMinimum", \.walkingMinimum),
             ("runningAmplitude", \.runningAmplitude),
             ("vehicleFloor", \.vehicleFloor),

@@ -19,6 +19,11 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     /// Gait: normalised autocorrelation of the vertical acceleration at a step or stride lag
     /// (0.24-1.6 s, 37-250 steps/min) at least this.
     public var gaitPeriodicity = 0.5
+    /// Short gait: the periodicity of the window's last 2.4 s alone
+    /// (``ActivityFeatures/shortPeriodicity``) counts as gait evidence when the vertical
+    /// acceleration's standard deviation over those 2.4 s is at least this (m/s²): the bounce of
+    /// a few strides between a chair and a turn, above what a road gives a seated passenger.
+    public var shortGaitVertical = 1.0
     /// Walking: vertical acceleration standard deviation at least this (m/s²).
     public var walkingMinimum = 0.6
     /// Running: vertical acceleration standard deviation at least this (m/s², about 0.7 g:
@@ -90,6 +95,7 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
         try positive(stillMotion, "stillMotion")
         try positive(stillRotation, "stillRotation")
         try positive(walkingMinimum, "walkingMinimum")
+        try positive(shortGaitVertical, "shortGaitVertical")
         try positive(runningAmplitude, "runningAmplitude")
         try positive(vehicleFloor, "vehicleFloor")
         try positive(vehicleMotion, "vehicleMotion")

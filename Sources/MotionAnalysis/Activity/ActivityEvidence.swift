@@ -3,7 +3,8 @@
 ///
 /// Rules (thresholds in ``ActivityClassifierConfiguration``; `∧` is the minimum of soft steps that
 /// go from 0 to 1 between 0.75 and 1.25 times a threshold, or ±0.1 around a periodicity):
-/// - still   = motion low ∧ (rotation low, with a gyroscope)
+/// - still   = calm motion (std of the smoothed |a|) low ∧ (rotation low, with a gyroscope)
+/// - gait periodic = periodicity high ∨ (periodicity of the last 2.4 s high ∧ its vertical ≥ shortGaitVertical)
 /// - walking = gait periodic ∧ vertical ≥ walkingMinimum ∧ vertical < runningAmplitude
 /// - running = gait periodic ∧ vertical ≥ runningAmplitude
 /// - cycling = not periodic ∧ floor ≥ cyclingFloor ∧ motion < cyclingMotion
@@ -27,13 +28,18 @@ public struct ActivityEvidence: Sendable, Equatable {
     }
 
     /// The memberships for `f` under `c`'s thresholds.
-    public init(_ f: ActivityFeatures, _ c: ActivityClassifierConfiguration) {
+    /// - Parameter shortGait: whether the periodicity of the window's last 2.4 s counts as gait
+    ///   (the classifier passes false while in a vehicle or cycling: a few periodic seconds of a
+    ///   steering wheel or a pedal stroke do not end a ride; a walk after it shows over the whole window).
+    public init(_ f: ActivityFeatures, _ c: ActivityClassifierConfiguration, shortGait: Bool = true) {
         func above(_ x: Double, _ t: Double) -> Double { Swift.min(1, Swift.max(0, 0.5 + (x - t) / (0.5 * t))) }
         func below(_ x: Double, _ t: Double) -> Double { 1 - above(x, t) }
-        let periodic = Swift.min(1, Swift.max(0, 0.5 + (f.periodicity - c.gaitPeriodicity) / 0.2))
+        func rhythm(_ p: Double) -> Double { Swift.min(1, Swift.max(0, 0.5 + (p - c.gaitPeriodicity) / 0.2)) }
+        // Gait over the whole window, or over its last 2.4 s with a walker's bounce.
+        let periodic = Swift.max(rhythm(f.periodicity), shortGait ? Swift.min(rhythm(f.shortPeriodicity), above(f.shortVertical, c.shortGaitVertical)) : 0)
         var m = [Double](repeating: 0, count: 6)
         if f.gravity >= 2 {
-            m[ActivityClass.still.index] = Swift.min(below(f.motion, c.stillMotion), f.rotation.map { below($0, c.stillRotation) } ?? 1)
+            m[ActivityClass.still.index] = Swift.min(below(f.calmMotion, c.stillMotion), f.rotation.map { below($0, c.stillRotation) } ?? 1)
             m[ActivityClass.walking.index] = Swift.min(periodic, above(f.vertical, c.walkingMinimum), below(f.vertical, c.runningAmplitude))
             m[ActivityClass.running.index] = Swift.min(periodic, above(f.vertical, c.runningAmplitude))
             m[ActivityClass.cycling.index] = Swift.min(1 - periodic, above(f.floor, c.cyclingFloor), below(f.motion, c.cyclingMotion))

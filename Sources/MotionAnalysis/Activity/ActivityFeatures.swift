@@ -17,6 +17,10 @@ public struct ActivityFeatures: Sendable, Equatable {
     public var horizontal: Double
     /// Standard deviation of |a| (m/s²): how much the sensor moves, orientation-free.
     public var motion: Double
+    /// Standard deviation of |a| smoothed by [1 2 1]/4 on the 25 Hz grid (m/s²): the motion
+    /// without the sensor's white noise above about 6 Hz (what the `still` rule reads, so a
+    /// noisier sensor at rest is still as a quieter one is).
+    public var calmMotion: Double
     /// The vibration floor (m/s²): the lowest standard deviation of |a| over the window's four
     /// 1 s quarters. Near the sensor's noise when the motion pauses; stays up in a vehicle.
     public var floor: Double
@@ -30,20 +34,29 @@ public struct ActivityFeatures: Sendable, Equatable {
     public var periodicity: Double
     /// The lag of that autocorrelation peak (s).
     public var periodSeconds: Double
+    /// Gait periodicity of the window's last ``shortPoints`` (2.4 s) alone, the same measure at
+    /// lags 0.24-1.6 s: a short walk (a few strides between a chair and a turn) repeats there
+    /// while the whole window, holding the standing up or the turn, does not.
+    public var shortPeriodicity: Double
+    /// Standard deviation of the vertical acceleration over the last ``shortPoints`` (m/s²).
+    public var shortVertical: Double
     /// Bias-removed rotation rate, rms (rad/s), or nil without a gyroscope.
     public var rotation: Double?
 
     /// Creates a feature set.
-    public init(gravity: Double, vertical: Double, horizontal: Double, motion: Double, floor: Double, tilt: Double,
-                periodicity: Double, periodSeconds: Double, rotation: Double?) {
+    public init(gravity: Double, vertical: Double, horizontal: Double, motion: Double, calmMotion: Double? = nil, floor: Double, tilt: Double,
+                periodicity: Double, periodSeconds: Double, shortPeriodicity: Double = 0, shortVertical: Double = 0, rotation: Double?) {
         self.gravity = gravity
         self.vertical = vertical
         self.horizontal = horizontal
         self.motion = motion
+        self.calmMotion = calmMotion ?? motion
         self.floor = floor
         self.tilt = tilt
         self.periodicity = periodicity
         self.periodSeconds = periodSeconds
+        self.shortPeriodicity = shortPeriodicity
+        self.shortVertical = shortVertical
         self.rotation = rotation
     }
 
@@ -53,6 +66,49 @@ public struct ActivityFeatures: Sendable, Equatable {
     static let maxLag = 40
     /// How far the autocorrelation must have fallen before a peak for the peak to count.
     static let peakDip = 0.3
+    /// The short window of ``shortPeriodicity``, grid points (2.4 s).
+    public static let shortPoints = 60
+
+    /// The periodicity of `v[0..<n]` (mean 0 not required: the mean is removed; when `smoothed`,
+    /// filtered by [1 2 1]/4 first): the highest autocorrelation peak at lags `minLag...maxLag` reached by first falling at least `peakDip`
+    /// below it (a smooth, slow motion decays without such a dip: not a rhythm), with its lag and
+    /// the standard deviation of `v` (unsmoothed); `w` is scratch of at least `n` values.
+    /// - Complexity: O(n × maxLag), no allocation.
+    static func periodicity(_ v: UnsafePointer<Double>, n: Int, maxLag: Int, smoothed: Bool,
+                            scratch w: UnsafeMutablePointer<Double>) -> (value: Double, lag: Int, std: Double) {
+        var mean = 0.0
+        for i in 0..<n { mean += v[i] }
+        mean /= Double(n)
+        var vv = 0.0, raw = 0.0
+        for i in 0..<n {
+            let a = v[Swift.max(0, i - 1)], b = v[i], c = v[Swift.min(n - 1, i + 1)]
+            w[i] = (smoothed ? 0.25 * (a + 2 * b + c) : b) - mean
+            raw += (b - mean) * (b - mean)
+        }
+        for i in 0..<n { vv += w[i] * w[i] }
+        var best = 0.0, bestLag = minLag
+        if vv > 1e-12 {
+            var lowest = 1.0, previous = 1.0, rising = false
+            for lag in 1...(maxLag + 1) {
+                var c = 0.0, e0 = 0.0, e1 = 0.0
+                for i in 0..<(n - lag) {
+                    let a = w[i], b = w[i + lag]
+                    c += a * b; e0 += a * a; e1 += b * b
+                }
+                let d = (e0 * e1).squareRoot()
+                let r = d > 1e-12 ? c / d : 0
+                // `previous` (at lag - 1) is a peak when the curve rose to it and falls after it.
+                if rising && r < previous && lag - 1 >= minLag && previous - lowest >= peakDip && previous > best {
+                    best = previous
+                    bestLag = lag - 1
+                }
+                rising = r > previous
+                lowest = Swift.min(lowest, r)
+                previous = r
+            }
+        }
+        return (best, bestLag, (raw / Double(n)).squareRoot())
+    }
 
     /// Computes the features of `n` grid points of acceleration `ax, ay, az` (and angular rate
     /// `gx, gy, gz` when `hasGyro`), oldest first; `v` and `m` are scratch of at least `n` values.
@@ -82,8 +138,13 @@ public struct ActivityFeatures: Sendable, Equatable {
             mean += norm
         }
         mean /= count
-        var mm = 0.0
-        for i in 0..<n { let d = m[i] - mean; mm += d * d }
+        var mm = 0.0, calm = 0.0
+        for i in 0..<n {
+            let d = m[i] - mean
+            mm += d * d
+            let c = 0.25 * (m[Swift.max(0, i - 1)] + 2 * m[i] + m[Swift.min(n - 1, i + 1)]) - mean
+            calm += c * c
+        }
         // Vibration floor (the calmest quarter) and attitude change (the most turned quarter).
         let q = n / 4
         var floor = Double.infinity
@@ -97,30 +158,15 @@ public struct ActivityFeatures: Sendable, Equatable {
             if ql > 1e-9 { cosine = Swift.min(cosine, (qx * ux + qy * uy + qz * uz) / ql) }
         }
         let tilt = acos(Swift.max(-1, Swift.min(1, cosine))) * 180 / Double.pi
-        // Periodicity of the vertical component (its mean is 0 by construction): the highest
-        // autocorrelation peak in the lag range that the autocorrelation reached by first falling
-        // at least `peakDip` below it (a smooth, slow motion decays without such a dip: not a rhythm).
-        var best = 0.0, bestLag = minLag
-        if vv > 1e-12 {
-            var lowest = 1.0, previous = 1.0, rising = false
-            for lag in 1...(maxLag + 1) {
-                var c = 0.0, e0 = 0.0, e1 = 0.0
-                for i in 0..<(n - lag) {
-                    let a = v[i], b = v[i + lag]
-                    c += a * b; e0 += a * a; e1 += b * b
-                }
-                let d = (e0 * e1).squareRoot()
-                let r = d > 1e-12 ? c / d : 0
-                // `previous` (at lag - 1) is a peak when the curve rose to it and falls after it.
-                if rising && r < previous && lag - 1 >= minLag && previous - lowest >= peakDip && previous > best {
-                    best = previous
-                    bestLag = lag - 1
-                }
-                rising = r > previous
-                lowest = Swift.min(lowest, r)
-                previous = r
-            }
-        }
+        // Periodicity of the vertical component over the whole window and over its last 2.4 s
+        // (the scratch `m` is free again: |a| is no longer needed).
+        // The short window's signal is smoothed by [1 2 1]/4 on the 25 Hz grid (gain 0.5 at
+        // 6.25 Hz, 0 at 12.5 Hz): the rhythm of a few strides, not the jitter of each impact, makes
+        // its periodicity. (The whole window's is not: smoothing a road's random vibration makes
+        // its autocorrelation look rhythmic, and rides would lose their `vehicle` evidence.)
+        let whole = periodicity(UnsafePointer(v), n: n, maxLag: maxLag, smoothed: false, scratch: m)
+        let shortN = Swift.min(n, shortPoints)
+        let short = periodicity(UnsafePointer(v + (n - shortN)), n: shortN, maxLag: Swift.min(maxLag, shortN - minLag - 1), smoothed: true, scratch: m)
         var rotation: Double?
         if hasGyro {
             var sx = 0.0, sy = 0.0, sz = 0.0
@@ -134,8 +180,8 @@ public struct ActivityFeatures: Sendable, Equatable {
             rotation = (r2 / count).squareRoot()
         }
         return ActivityFeatures(gravity: g, vertical: (vv / count).squareRoot(), horizontal: (hh / count).squareRoot(),
-                                motion: (mm / count).squareRoot(), floor: floor, tilt: tilt, periodicity: best,
-                                periodSeconds: Double(bestLag) * Double(ActivityClassifierConfiguration.gridPeriod) / 1e9,
-                                rotation: rotation)
+                                motion: (mm / count).squareRoot(), calmMotion: (calm / count).squareRoot(), floor: floor, tilt: tilt, periodicity: whole.value,
+                                periodSeconds: Double(whole.lag) * Double(ActivityClassifierConfiguration.gridPeriod) / 1e9,
+                                shortPeriodicity: short.value, shortVertical: short.std, rotation: rotation)
     }
 }

@@ -97,10 +97,12 @@ enum EvalActivityCommand {
         let l = r.labelled
         let titles = ["hapt_waist": "HAPT (waist phone)", "spsw_pocket": "spsw (trouser-pocket phone)", "spsw_wrist": "spsw (smartwatch on the wrist)"]
         line("== Labelled recordings, leave one source out (\(l.files.count) recordings, \(Set(l.files.map(\.source)).count) sources: each HAPT subject, each spsw subject)")
-        line("   \(l.configurations.first.map { $0.map(\.0).joined(separator: " and ") } ?? "") re-tuned per fold on the other sources over a \(l.configurations.count)-point grid; in-sample (defaults) beside, a diagnostic")
+        line("   \(l.configurations.first.map { $0.map(\.0).joined(separator: ", ") } ?? "") re-tuned per fold on the other sources over a \(l.configurations.count)-point grid; in-sample (defaults) beside, a diagnostic")
         for g in l.groups {
             line("  \(titles[g.group] ?? g.group), \(g.recordings) recordings:")
             line("    agreement still/walking: \(f(g.crossValidated.percent, 2)) % of \(f(g.crossValidated.judgedSeconds / 60, 1)) min (in-sample \(f(g.inSample.percent, 2)) %)")
+            let gait = g.crossValidated.gait
+            line("    counter vs classifier: \(f(gait.silentGaitSeconds, 1)) s of \(f(gait.gaitSeconds, 1)) s walking/running without a step for over \(f(GaitAgreement.silenceSeconds, 0)) s (\(f(gait.silentPercent, 1)) %), \(gait.stepsOutsideGait) of \(gait.steps) steps outside walking/running (\(f(gait.outsidePercent, 1)) %)")
             if g.group.hasPrefix("hapt") {
                 line("    still -> walking onset (announcement - end of the still/posture-transition label): median \(f(g.crossValidated.medianPostureEndSeconds, 2)) s over \(g.crossValidated.onsetDelays.count) onsets, \(g.crossValidated.missedOnsets) missed (in-sample \(f(g.inSample.medianPostureEndSeconds, 2)) s)")
             } else {
@@ -127,6 +129,13 @@ enum EvalActivityCommand {
                 l += ActivityClass.allCases.map { f(x.percent($0), 1).padding(7) }.joined()
                 l += " " + f(x.changesPerHour, 1) + (x.correct == false ? "  WRONG" : "")
                 line(l)
+            }
+        }
+        if !r.lowerRates.isEmpty {
+            line("")
+            line("== Lower rates (the labelled recordings decimated below their own rate with a box-car anti-aliasing mean; each source with its fold's choice)")
+            for x in r.lowerRates {
+                line("  \(titles[x.group] ?? x.group) at \(StepFormatting.jsonNumber(x.rateHz)) Hz: agreement \(f(x.agreement.percent, 2)) % (own rate \(f(x.ownRate.percent, 2)) %, \(x.changePoints >= 0 ? "+" : "")\(f(x.changePoints, 2)) points)")
             }
         }
         line("")
@@ -171,6 +180,10 @@ enum EvalActivityCommand {
                     ("cross_validated", agreement(g.crossValidated)),
                     ("in_sample", agreement(g.inSample)),
                     ("cold_onset_within_3s_percent", .number(g.onsetShare(within: 3))),
+                    ("gait", .object([
+                        ("gait_s", .number(g.crossValidated.gait.gaitSeconds)), ("silent_gait_s", .number(g.crossValidated.gait.silentGaitSeconds)),
+                        ("steps", .number(g.crossValidated.gait.steps)), ("steps_outside_gait", .number(g.crossValidated.gait.stepsOutsideGait)),
+                    ])),
                 ]) })),
                 ("sources", .array(r.labelled.bySource.map { s in .object([
                     ("source", .string(s.source)), ("agreement_percent", .number(s.agreement.percent)), ("judged_s", .number(s.agreement.judgedSeconds)),
@@ -185,6 +198,11 @@ enum EvalActivityCommand {
             ("bangle_vehicle", files(r.vehicle)),
             ("walks", files(r.walks)),
             ("person_at_rest", files(r.personAtRest)),
+            ("lower_rates", .array(r.lowerRates.map { x in .object([
+                ("group", .string(x.group)), ("rate_hz", .number(x.rateHz)),
+                ("agreement_percent", .number(x.agreement.percent)), ("own_rate_agreement_percent", .number(x.ownRate.percent)),
+                ("change_points", .number(x.changePoints)),
+            ]) })),
             ("targets", .array(verdicts.map { v in .object([
                 ("set", .string(v.set)), ("name", .string(v.name)), ("value", .number(v.value)),
                 ("target", .number(v.target)), ("comparison", .string(v.comparison.rawValue)), ("met", .bool(v.met)),

@@ -119,15 +119,22 @@ enum EvalStepsCommand {
                 // The rougher-vehicle check (already rough when the corpus itself is scaled).
                 let rides: [RoughRideEvaluation.Scale]
                 do { rides = scale == 1 ? try RoughRideEvaluation.run(corpus, configuration: config) : [] } catch { throw fail(error) }
-                let verdicts = StepEvaluation.verdicts(result.crossValidated) + [RoughRideEvaluation.verdict(rides)].compactMap { $0 }
+                // The lower-rate check: each recording with its source's fold's configuration.
+                let chosen = Dictionary(result.folds.map { ($0.heldOut, $0.configuration) }, uniquingKeysWith: { a, _ in a })
+                let lower: [LowerRateStepEvaluation.Rate]
+                do {
+                    lower = scale == 1 ? try LowerRateStepEvaluation.run(corpus) { chosen[$0] ?? result.fullSearch.configuration } : []
+                } catch { throw fail(error) }
+                let verdicts = StepEvaluation.verdicts(result.crossValidated) + [RoughRideEvaluation.verdict(rides), LowerRateStepEvaluation.verdict(lower)].compactMap { $0 }
                 let ok = verdicts.allSatisfy(\.met)
                 if args.flag("json") {
-                    io.out(json(result, corpus: corpus, rides: rides, loadSeconds: loadSeconds, cvSeconds: cvSeconds))
+                    io.out(json(result, corpus: corpus, rides: rides, lower: lower, loadSeconds: loadSeconds, cvSeconds: cvSeconds))
                 } else {
                     for r in result.inSample {
                         table(r, crossValidated: result.crossValidated.first { $0.set == r.set }, io: io)
                     }
                     if !rides.isEmpty { roughRides(rides, io: io) }
+                    if !lower.isEmpty { lowerRates(lower, io: io) }
                     report(result, corpus: corpus, units: cv.units, loadSeconds: loadSeconds, cvSeconds: cvSeconds, io: io)
                     io.out(ok ? "All step-counter targets met (cross-validated)."
                               : "Some step-counter targets are NOT met (cross-validated; see the 'target' lines).")
@@ -287,6 +294,23 @@ enum EvalStepsCommand {
         io.out("")
     }
 
+    /// The lower-rate lines: per rate, the walks' change against their own rate's count, their
+    /// MAPE at that rate, and the non-walking false steps.
+    static func lowerRates(_ rates: [LowerRateStepEvaluation.Rate], io: CommandIO) {
+        io.out("== Lower rates (Oxford, Bangle.js and non-walking recordings decimated below their own rate with a box-car anti-aliasing mean; counter alone, each with its source's fold's configuration)")
+        for r in rates {
+            let worst = r.walks.max { abs($0.changePercent) < abs($1.changePercent) }
+            var line = "  \(pad(StepFormatting.jsonNumber(r.rateHz) + " Hz", 8)) \(r.walks.count) walks: change vs own rate mean \(f(r.meanAbsChangePercent, 2)) %, worst \(f(r.worstAbsChangePercent, 1)) %"
+            if let worst { line += " (\(worst.path.split(separator: "/").last ?? "") \(worst.sourceCount) -> \(worst.counted))" }
+            line += "; MAPE vs truth \(f(r.mape, 2)) %; non-walking \(f(r.nonWalkingFalseStepsPerHour)) false steps/h"
+            io.out(line)
+        }
+        if let v = LowerRateStepEvaluation.verdict(rates) {
+            io.out("  target \(pad(v.name, 30)) \(f(v.value, 2)) \(v.comparison.rawValue) \(f(v.target, 2))  \(v.met ? "met" : "NOT MET")")
+        }
+        io.out("")
+    }
+
     /// The cross-validation's own lines: units, search, per-fold choices, wall time.
     static func report(_ result: StepCrossValidation.Result, corpus: StepCorpus, units: [String], loadSeconds: Double, cvSeconds: Double, io: CommandIO) {
         let oxford = units.filter { $0.hasPrefix("oxford:") }.count
@@ -309,7 +333,8 @@ enum EvalStepsCommand {
     }
 
     /// The JSON document (keys documented in docs/step-counter.md).
-    static func json(_ result: StepCrossValidation.Result, corpus: StepCorpus, rides: [RoughRideEvaluation.Scale], loadSeconds: Double, cvSeconds: Double) -> String {
+    static func json(_ result: StepCrossValidation.Result, corpus: StepCorpus, rides: [RoughRideEvaluation.Scale], lower: [LowerRateStepEvaluation.Rate],
+                     loadSeconds: Double, cvSeconds: Double) -> String {
         func q(_ s: String) -> String { StepFormatting.jsonString(s) }
         func n(_ x: Double) -> String { StepFormatting.jsonNumber(x) }
         func fold(_ x: StepCrossValidation.Fold) -> String {
@@ -327,7 +352,12 @@ enum EvalStepsCommand {
             return "{\"scale\":\(n(r.scale)),\"counter_alone_false_steps_per_hour\":\(n(r.counterAlonePerHour)),\"gated_false_steps_per_hour\":\(n(r.gatedPerHour)),\"files\":[\(files.joined(separator: ","))]}"
         }
         o += "\"rough_rides\":[\(rideJSON.joined(separator: ","))],\"max_activity_hold_bound_s\":\(n(activityHoldBoundSeconds)),"
-        let verdicts = StepEvaluation.verdicts(result.crossValidated) + [RoughRideEvaluation.verdict(rides)].compactMap { $0 }
+        let lowerJSON = lower.map { r -> String in
+            let files = r.files.map { "{\"path\":\(q($0.path)),\"set\":\(q($0.set.rawValue)),\"truth\":\($0.truth),\"own_rate_count\":\($0.sourceCount),\"counted\":\($0.counted),\"change_percent\":\(n($0.changePercent))}" }
+            return "{\"rate_hz\":\(n(r.rateHz)),\"mean_abs_change_percent\":\(n(r.meanAbsChangePercent)),\"worst_abs_change_percent\":\(n(r.worstAbsChangePercent)),\"mape_percent\":\(n(r.mape)),\"non_walking_false_steps_per_hour\":\(n(r.nonWalkingFalseStepsPerHour)),\"files\":[\(files.joined(separator: ","))]}"
+        }
+        o += "\"lower_rates\":[\(lowerJSON.joined(separator: ","))],"
+        let verdicts = StepEvaluation.verdicts(result.crossValidated) + [RoughRideEvaluation.verdict(rides), LowerRateStepEvaluation.verdict(lower)].compactMap { $0 }
         o += "\"targets\":\(verdictsJSON(verdicts)),\"in_sample_targets\":\(verdictsJSON(StepEvaluation.verdicts(result.inSample))),"
         return o + "\"all_targets_met\":\(verdicts.allSatisfy(\.met))}"
     }

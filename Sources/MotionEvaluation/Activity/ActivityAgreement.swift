@@ -35,6 +35,10 @@ public struct ActivityAgreement: Sendable, Equatable {
     /// standing up and the walking label unlabelled (the subject may already walk there).
     public var postureEndDelays: [Double?]
 
+    /// The step counter against the classifier over the same recording (``GaitAgreement``: seconds
+    /// of walking without steps, steps outside walking), when the steps were counted beside it.
+    public var gait = GaitAgreement()
+
     /// Agreement in percent of the judged time (100 when nothing was judged).
     public var percent: Double { judgedSeconds > 0 ? 100 * agreeingSeconds / judgedSeconds : 100 }
 
@@ -82,9 +86,11 @@ public struct ActivityAgreement: Sendable, Equatable {
 
     /// Several recordings' figures pooled: seconds summed, onsets concatenated.
     public static func pooled(_ parts: [ActivityAgreement]) -> ActivityAgreement {
-        ActivityAgreement(agreeingSeconds: parts.reduce(0) { $0 + $1.agreeingSeconds },
-                          judgedSeconds: parts.reduce(0) { $0 + $1.judgedSeconds },
-                          onsetDelays: parts.flatMap(\.onsetDelays), postureEndDelays: parts.flatMap(\.postureEndDelays))
+        var a = ActivityAgreement(agreeingSeconds: parts.reduce(0) { $0 + $1.agreeingSeconds },
+                                  judgedSeconds: parts.reduce(0) { $0 + $1.judgedSeconds },
+                                  onsetDelays: parts.flatMap(\.onsetDelays), postureEndDelays: parts.flatMap(\.postureEndDelays))
+        a.gait = .pooled(parts.map(\.gait))
+        return a
     }
 
     /// Median of ``onsetDelays`` (s), a missed onset counting as infinitely late; nil without onsets.

@@ -44,15 +44,17 @@ public struct ActivityEvaluation: Sendable {
         public static let personAtRestStillPercent = 99.0
     }
 
-    /// The standard cross-validation grid: values tried for `stillMotion` × `walkingMinimum`, the
-    /// two thresholds that depend on the wearer and the sensor's place (how much a body at rest
-    /// sways, how hard a gentle walker's steps are); the default configuration first. The gait
-    /// periodicity stays fixed at its default (0.5): with it in the grid (`eval activity --grid
-    /// gaitPeriodicity=0.5,0.4,0.3`), the folds choose 0.3, which finds the short walks of spsw but
-    /// calls the ST bicycle ride and car drive walking (docs/activity-classifier.md, "Limits").
+    /// The standard cross-validation grid: values tried for `stillMotion` × `walkingMinimum` ×
+    /// `shortGaitVertical`, the thresholds that depend on the wearer and the sensor's place (how
+    /// much a body at rest sways, how hard a gentle walker's steps are; and whether the short-gait
+    /// rule is used: 1 m/s², or 100 m/s², which turns it off; 1.5 was never chosen when tried);
+    /// the default configuration first. The gait periodicity stays fixed at
+    /// its default (0.5): with it in the grid (`eval activity --grid gaitPeriodicity=0.5,0.4,0.3`),
+    /// the folds choose 0.3, which calls the ST car drive walking (docs/activity-classifier.md).
     public static let standardGrid: [(name: String, values: [Double])] = [
         ("stillMotion", [0.15, 0.3, 0.5]),
         ("walkingMinimum", [0.6, 0.4, 0.8]),
+        ("shortGaitVertical", [1.0, 100]),
     ]
 
     /// One labelled recording (HAPT, spsw): its figures under every grid configuration.
@@ -175,11 +177,32 @@ public struct ActivityEvaluation: Sendable {
         /// The "person at rest" set: each real still recording at every level of
         /// ``PersonAtRestTransform`` (path `FILE at rest 0.35`, the level in m/s²), default configuration.
         public var personAtRest: [FileResult] = []
+        /// The labelled groups at lower rates than their own (``LowerRate``), each recording with
+        /// its source's fold's configuration, in group then rate order.
+        public var lowerRates: [LowerRateAgreement] = []
 
         /// Recordings of a whole ride (truth `vehicle` for the whole file, stops included): the
         /// Bangle drive and train and the ST driving log.
         public var rides: [FileResult] { vehicle + stPocket.filter { $0.activity == "driving" } + stWrist.filter { $0.activity == "driving" } }
     }
+
+    /// One labelled group at one lower rate.
+    public struct LowerRateAgreement: Sendable {
+        /// `hapt_waist`, `spsw_pocket`, `spsw_wrist`.
+        public var group: String
+        /// The rate, Hz.
+        public var rateHz: Double
+        /// Pooled agreement at that rate (cross-validated: each source with its fold's choice).
+        public var agreement: ActivityAgreement
+        /// The same recordings at their own rate.
+        public var ownRate: ActivityAgreement
+
+        /// Agreement at this rate minus at the own rate, percentage points.
+        public var changePoints: Double { agreement.percent - ownRate.percent }
+    }
+
+    /// Target: the largest loss of still/walking agreement at a lower rate, percentage points.
+    public static let lowerRateLossPoints = 2.0
 
     /// The datasets folder.
     public var directory: String
@@ -230,6 +253,7 @@ public struct ActivityEvaluation: Sendable {
             return c
         }
         var labelled: [LabelledFile] = []
+        var ownRates: [String: Double] = [:]
         var oneActivity: [OneActivityFile] = []
         var walks: [FileResult] = []
         var atRest: [FileResult] = []
@@ -238,6 +262,7 @@ public struct ActivityEvaluation: Sendable {
             if let dataset = Self.labelledDataset(row.path) {
                 progress(row.path)
                 let subject = String(row.path.split(separator: "/").last?.split(separator: "_").first ?? "")
+                ownRates[row.path] = row["rate_hz"].flatMap { Double($0) }
                 labelled.append(LabelledFile(path: row.path, dataset: dataset, source: dataset + ":" + subject,
                                              position: try row.field("position"),
                                              byConfiguration: try configs.map { try agreement(row.path, $0) }))
@@ -272,7 +297,21 @@ public struct ActivityEvaluation: Sendable {
         for (name, set) in [("HAPT", labelled.filter { $0.dataset == "hapt" }.count), ("ST", stPocket.count + stWrist.count), ("Bangle vehicle", vehicle.count)] where set == 0 {
             throw RecordingError(file: directory + "/manifest.csv", line: nil, problem: "no \(name) recordings")
         }
-        return Report(labelled: result, stPocket: stPocket, stWrist: stWrist, vehicle: vehicle, walks: walks, personAtRest: atRest)
+        // The labelled groups at lower rates, each source with its fold's choice.
+        let chosen = Dictionary(result.chosen.map { ($0.source, $0.configuration) }, uniquingKeysWith: { a, _ in a })
+        var lower: [LowerRateAgreement] = []
+        for g in Self.groupOrder {
+            let members = labelled.filter { $0.group == g }
+            for rate in LowerRate.standardRates {
+                let judged = members.filter { f in ownRates[f.path].map { rate <= $0 * LowerRate.margin } ?? false }
+                guard !judged.isEmpty else { continue }
+                progress("\(g) at \(rate) Hz")
+                let at = try judged.map { try agreement($0.path, configs[chosen[$0.source] ?? 0], rateHz: rate) }
+                lower.append(LowerRateAgreement(group: g, rateHz: rate, agreement: .pooled(at),
+                                                ownRate: .pooled(judged.map { $0.byConfiguration[chosen[$0.source] ?? 0] })))
+            }
+        }
+        return Report(labelled: result, stPocket: stPocket, stWrist: stWrist, vehicle: vehicle, walks: walks, personAtRest: atRest, lowerRates: lower)
     }
 
     /// The labelled dataset a manifest path belongs to (`hapt`, `spsw`), nil for others.
@@ -335,17 +374,21 @@ public struct ActivityEvaluation: Sendable {
         return LabelledResult(files: files, configurations: configurations, groups: groups, chosen: chosen, bySource: bySource, oneActivity: judged)
     }
 
-    /// One labelled recording through the standard pipeline with `configuration`.
-    func agreement(_ path: String, _ configuration: ActivityClassifierConfiguration) throws -> ActivityAgreement {
+    /// One labelled recording through the standard pipeline with `configuration`, thinned to
+    /// `rateHz` when given (``MotionAnalysis/ReplaySession``'s decimation: the box-car mean).
+    func agreement(_ path: String, _ configuration: ActivityClassifierConfiguration, rateHz: Double? = nil) throws -> ActivityAgreement {
         var handles: (StandardAnalyzers, AnalyzerHandle<LabelRunsAnalyzer>)?
         let replay = try RecordingReplay.run(path: directory + "/" + path) { header in
             var (pipeline, h) = try StandardAnalyzers.pipeline(for: header, activity: configuration)
             let labels = pipeline.add(LabelRunsAnalyzer())
             handles = (h, labels)
-            return [ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline, labelled: header.hasLabels)]
+            return [ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline, decimatingTo: rateHz, labelled: header.hasLabels)]
         }
         let p = replay.sessions[0].pipeline
-        return ActivityAgreement(truth: p.result(of: handles!.1), timeline: p.result(of: handles!.0.activity))
+        let timeline = p.result(of: handles!.0.activity)
+        var a = ActivityAgreement(truth: p.result(of: handles!.1), timeline: timeline)
+        a.gait = GaitAgreement(steps: p.result(of: handles!.0.steps).timestamps, timeline: timeline)
+        return a
     }
 
     /// One one-activity recording through the standard pipeline with `configuration`.
@@ -412,6 +455,10 @@ public struct ActivityEvaluation: Sendable {
                                target: T.shortRideChanges, comparison: .atMost))
         v.append(TargetVerdict(set: "rides", name: "min_vehicle_percent", value: rides.map { $0.percent(.vehicle) }.min() ?? 0,
                                target: T.vehiclePercent, comparison: .atLeast))
+        if !r.lowerRates.isEmpty {
+            v.append(TargetVerdict(set: "lower_rates", name: "max_agreement_loss_points", value: r.lowerRates.map { -$0.changePoints }.max() ?? 0,
+                                   target: lowerRateLossPoints, comparison: .atMost))
+        }
         return v
     }
 }

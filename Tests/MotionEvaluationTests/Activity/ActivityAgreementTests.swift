@@ -95,7 +95,9 @@ struct ActivityAgreementTests {
         // The first configuration is the defaults.
         let first = try #require(ActivityEvaluation.configurations.first)
         #expect(!first.isEmpty && first.allSatisfy { ActivityClassifierConfiguration().value(of: $0.0) == $0.1 })
-        #expect(ActivityEvaluation.configurations.count == 9)
+        #expect(ActivityEvaluation.configurations.count == ActivityEvaluation.standardGrid.map(\.values.count).reduce(1, *))
+        #expect(Set(ActivityEvaluation.configurations.map { $0.map { "\($0.0)=\($0.1)" }.joined(separator: " ") }).count == ActivityEvaluation.configurations.count,
+                "every configuration once")
     }
 
     /// A one-activity file (an ST log, a ride) is judged with the configuration chosen without its
