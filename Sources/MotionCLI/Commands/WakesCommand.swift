@@ -86,11 +86,17 @@ enum WakesCommand {
         if let open {
             // The first reader reads the whole recording: its warnings are the recording's.
             var first: RecordingReader?
+            // Two passes over the file (its rate, then the sweep): the bar counts both.
+            let size = recording == "-" ? 0 : CLIFiles.size(recording!)
+            var bar = ProgressBar(label: "wakes \(recording!)", total: 2 * size, io: io)
+            defer { bar.finish(io: io) }
+            let barIO = io
             outcome = try WakesReplay.run(open: {
                 let reader = try open()
                 if first == nil { first = reader }
                 return reader
-            }, rates: rates, latencies: latencies)
+            }, rates: rates, latencies: latencies, progress: { pass, bytes in bar.update((pass - 1) * size + bytes, io: barIO) })
+            bar.finish(io: io)
             try input.report(first?.warnings ?? [], to: io)
             // Unless --rates asks for more, only the rates the recording holds are swept: a
             // higher rate cannot be replayed, and the model alone would judge it.
