@@ -21,7 +21,8 @@ enum ManPage {
         let command = chain.last!
         let name = chain.map(\.name).joined(separator: "-")
         let root = chain[0].name
-        var out = ".TH \(name.uppercased()) 1 \"\" \"\(root) \(version)\" \"User Commands\"\n"
+        // Left-adjusted (no justification): long option values and paths never stretch a line.
+        var out = ".TH \(name.uppercased()) 1 \"\" \"\(root) \(version)\" \"User Commands\"\n.ad l\n"
         out += ".SH NAME\n\(escaped(name)) \\- \(escaped(command.abstract))\n"
         out += ".SH SYNOPSIS\n"
         out += ".B \(escaped(chain.map(\.name).joined(separator: " ")))\n"

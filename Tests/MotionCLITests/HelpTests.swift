@@ -84,7 +84,7 @@ struct HelpTests {
             for s in chain.last!.subcommands { #expect(roff.contains(ManPage.escaped("\(name)-\(s.name)(1)")), "\(name): \(s.name)") }
             // No line of text starts a roff request by accident.
             for line in roff.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
-                #expect([".TH", ".SH", ".TP", ".PP", ".B ", ".BR", ".I "].contains { line.hasPrefix($0) }, "\(name): \(line)")
+                #expect([".TH", ".SH", ".TP", ".PP", ".B ", ".BR", ".I ", ".ad l"].contains { line.hasPrefix($0) }, "\(name): \(line)")
             }
         }
     }

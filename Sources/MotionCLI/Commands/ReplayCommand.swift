@@ -89,7 +89,7 @@ enum ReplayCommand {
         let localIO = io
         if args.flag("csv") { io.out(CSVOutput.header(csvColumns.map(\.name))) }
         try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { path in
-            var bar = ProgressBar(label: "replay", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
+            var bar = ProgressBar(label: "replay \(path)", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
             let outcome: Outcome
             do {
                 let reader = try input.open(path)
