@@ -163,6 +163,17 @@ done
 d=$(mkdev adc in_voltage0_raw in_voltage1_raw scan_elements/in_voltage0_en)
 matches "$d" && fail "the rule applies to an ADC (in_voltage0_raw)"
 grep -q '2>/dev/null; *true' "$RULES" && fail "the rule hides its failures (2>/dev/null; true)"
+# udev's own parser reads the rule (udevadm test on the loopback device, in a private mount
+# namespace whose /etc/udev/rules.d holds only this rule): nothing but the missing group here.
+if command -v udevadm >/dev/null && unshare --mount --propagation private true 2>/dev/null; then
+    mkdir -p "$TMP/rules.d"; cp "$RULES" "$TMP/rules.d/"
+    unshare --mount --propagation private bash -c 'mkdir -p /etc/udev/rules.d && mount --bind "$1" /etc/udev/rules.d && udevadm test --action=add /sys/class/net/lo' _ "$TMP/rules.d" >"$TMP/udevadm.log" 2>&1
+    grep -q 'Reading rules file: /etc/udev/rules.d/60-motionbatch-iio.rules' "$TMP/udevadm.log" || fail "udevadm did not read the rule: $(tail -2 "$TMP/udevadm.log" | tr '\n' ' ')"
+    bad=$(grep '60-motionbatch-iio.rules:' "$TMP/udevadm.log" | grep -v "Unknown group 'iio'")
+    [ -z "$bad" ] && : || fail "udevadm: $bad"
+else
+    fail "udevadm is missing (Debian package udev: scripts/install-deps.sh --package)"
+fi
 script=$(sed -n "s/.*RUN+=\"\/bin\/sh -c '\(.*\)'\".*/\1/p" "$RULES" | sed 's/\$\$/$/g')
 [ -n "$script" ] || fail "no RUN+= attribute script in the rule"
 d=$(mkdev run-ok in_accel_x_raw sampling_frequency in_accel_scale buffer/enable buffer/length scan_elements/in_accel_x_en)
