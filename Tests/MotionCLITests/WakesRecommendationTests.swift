@@ -83,6 +83,18 @@ struct WakesRecommendationTests {
         #expect(WakesCommand.chip(forDevice: "ads1015") == nil)
     }
 
+    @Test func chipsFromTheDevicesDetectedOnTheMachine() throws {
+        let none = ParsedArguments(commandPath: ["motionbatch", "wakes"], values: [:], flags: [], positionals: [:])
+        let (chips, source) = try WakesCommand.chipSelection(none, detectedDevices: ["accel_3d", "lsm6dso_gyro", "ads1015"])
+        #expect(chips.map(\.name) == ["HID-hub", "LSM6DSO"])
+        #expect(source.hasSuffix("detected on this machine (--chips to judge others)") && source.contains("LSM6DSO (lsm6dso_gyro)"), "\(source)")
+        // The recording's device comes first, --chips before both.
+        #expect(try WakesCommand.chipSelection(none, recordingDevice: "bmi323_accel", detectedDevices: ["accel_3d"]).0.map(\.name) == ["BMI323"])
+        let given = ParsedArguments(commandPath: ["motionbatch", "wakes"], values: ["chips": ["LIS3DH"]], flags: [], positionals: [:])
+        #expect(try WakesCommand.chipSelection(given, recordingDevice: "bmi323_accel", detectedDevices: ["accel_3d"]).0.map(\.name) == ["LIS3DH"])
+        #expect(try WakesCommand.chipSelection(none, detectedDevices: ["ads1015"]).0.count == 14)
+    }
+
     @Test func supportedRatesOfARecording() {
         #expect(WakesCommand.supportedRates([12.5, 25, 50, 100, 200], recordingRateHz: 50) == [12.5, 25, 50])
         #expect(WakesCommand.supportedRates([12.5, 25, 50, 100, 200], recordingRateHz: 49.98) == [12.5, 25, 50])

@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import MotionIIO
 import WakeCost
 
 /// `motionbatch wakes [RECORDING] --rates ... --latencies ... --board NAME|FILE.json`: the
@@ -68,7 +69,8 @@ enum WakesCommand {
         do { open = try recording.map { try input.reopenable($0) } } catch { throw CLIError.failure("\(error)") }
         let sensors = try sensorSet(args, open: open)
         let device = try recordingDevice(open)
-        let (chips, chipSource) = try chipSelection(args, recordingDevice: device)
+        let (chips, chipSource) = try chipSelection(args, recordingDevice: device,
+                                                    detectedDevices: args.string("chips") == nil ? detectedDevices() : [])
         let margin = try args.double("fifo-margin", rule: ValueRule("FIFO margin", unit: "", 0...0.9)) ?? RecommendationConstraints.defaultFIFOMargin
         let constraints = RecommendationConstraints(maxDelayS: try args.double("max-delay", rule: InputLimits.duration), fifoMargin: margin,
                                                     requirements: AnalysisRequirement.all, chipSource: chipSource)
@@ -176,9 +178,18 @@ enum WakesCommand {
         return FIFOChip.builtIn.filter { d.hasPrefix(key($0.name)) }.max { key($0.name).count < key($1.name).count }
     }
 
-    /// `--chips` (names or chip profiles), else the chip of the recording's device, else every
-    /// built-in chip; then `--hid-fifo-bytes` and `--fifo-bytes`. Also says which decided.
-    static func chipSelection(_ args: ParsedArguments, recordingDevice: String? = nil) throws -> ([FIFOChip], String) {
+    /// The names of this machine's accelerometers and gyroscopes (`wakes` run on the board
+    /// itself); none without the IIO subsystem or a local context.
+    static func detectedDevices() -> [String] {
+        guard AccessProbe.hasIIOSubsystem, let context = try? IIOContext(uri: "local:") else { return [] }
+        return SensorDiscovery.discover(in: context).filter { $0.hasAccel || $0.hasGyro }.map(\.name)
+    }
+
+    /// `--chips` (names or chip profiles), else the chip of the recording's device, else the chips
+    /// of the devices detected on this machine, else every built-in chip; then `--hid-fifo-bytes`
+    /// and `--fifo-bytes`. Also says which decided.
+    static func chipSelection(_ args: ParsedArguments, recordingDevice: String? = nil,
+                              detectedDevices: [String] = []) throws -> ([FIFOChip], String) {
         var chips = FIFOChip.builtIn
         var source = "all \(chips.count) built-in chips, the weakest FIFO decides (name yours with --chips)"
         if let names = args.string("chips") {
@@ -192,6 +203,14 @@ enum WakesCommand {
         } else if let device = recordingDevice, let c = chip(forDevice: device) {
             chips = [c]
             source = "\(c.name), from the recording's device \(DiagnosticText.escaped(device.utf8)) (--chips to judge others)"
+        } else {
+            var found: [(FIFOChip, String)] = []
+            for d in detectedDevices { if let c = chip(forDevice: d), !found.contains(where: { $0.0.name == c.name }) { found.append((c, d)) } }
+            if !found.isEmpty {
+                chips = found.map(\.0)
+                source = found.map { "\($0.0.name) (\(DiagnosticText.escaped($0.1.utf8)))" }.joined(separator: ", ")
+                    + ", detected on this machine (--chips to judge others)"
+            }
         }
         if let hid = try args.int("hid-fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 1...Double(FIFOChip.maximumFIFOBytes))) {
             chips = chips.map { c in
