@@ -10,7 +10,7 @@
 #   3. udev-rule: the rule applies to accelerometers, gyroscopes, step counters and activity
 #      devices, not to an ADC; its attribute script gives the group and fails loudly when it cannot;
 #   4. man-and-completion: every generated man page renders within 80 columns without a warning;
-#      the bash completion completes subcommands, options and board names (zsh/fish: syntax);
+#      the bash and fish completions complete subcommands, options and board names (zsh: syntax);
 #   5. scripts/install.sh into scratch roots: files (man pages, completions, docs), group, user,
 #      data directory; a second run changes nothing; an edited options file is kept; --uninstall
 #      and --purge; staging with --root as an unprivileged user; the build runs as the owner of
@@ -211,6 +211,12 @@ for sh in zsh fish; do
     "$BIN" --generate-completion-script "$sh" >"$TMP/completion.$sh" || fail "--generate-completion-script $sh failed"
     if command -v "$sh" >/dev/null; then "$sh" -n "$TMP/completion.$sh" 2>"$TMP/$sh.err" || fail "$sh -n: $(head -2 "$TMP/$sh.err" | tr '\n' ' ')"; fi
 done
+if command -v fish >/dev/null; then
+    fish_complete() { fish -c "source $TMP/completion.fish; complete -C '$1'" 2>&1 | cut -f1; }
+    fish_complete "motionbatch wa" | grep -qx wakes || fail "fish completion of 'motionbatch wa' lacks wakes"
+    fish_complete "motionbatch eval st" | grep -qx steps || fail "fish completion of 'motionbatch eval st' lacks steps"
+    fish_complete "motionbatch wakes --bo" | grep -qx -- --board || fail "fish completion of 'wakes --bo' lacks --board"
+fi
 finish "man-and-completion"
 
 # 5. install.sh into scratch roots.
