@@ -6,14 +6,15 @@
 #                                      JSON Schema test of the outputs, scripts/validate-json.py)
 #   scripts/install-deps.sh --kernel   also the kernel-in-the-loop harness (QEMU, busybox, iiod, ...)
 #   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
-#   scripts/install-deps.sh --package  also the packaging tools (dpkg-dev for dpkg-shlibdeps, lintian)
+#   scripts/install-deps.sh --package  also the packaging tools (dpkg-dev for dpkg-shlibdeps, lintian) and
+#                                      what scripts/contrib-tests.sh uses (python3-seccomp, strace, man-db, udev, zsh, fish)
 set -euo pipefail
 pkgs=(libiio-dev libiio-utils zlib1g-dev pkg-config libmosquitto-dev mosquitto mosquitto-clients openssl python3-jsonschema)
 for a in "$@"; do
   case "$a" in
     --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod udev) ;;
     --browser) pkgs+=(chromium) ;;
-    --package) pkgs+=(dpkg-dev lintian systemd) ;;
+    --package) pkgs+=(dpkg-dev lintian systemd python3-seccomp strace man-db udev zsh fish) ;;
     *) echo "install-deps.sh: unknown option $a" >&2; exit 64 ;;
   esac
 done

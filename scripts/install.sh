@@ -2,17 +2,23 @@
 # Installs MotionBatch as a service on this machine (a Raspberry Pi, ...), from the source tree:
 # the release binary (Swift runtime linked statically) to /usr/local/bin, the systemd unit to
 # /etc/systemd/system, the udev rule to /etc/udev/rules.d, the service's options file
-# /etc/default/motionbatch (kept if present), the group "iio", the system user "motionbatch" (in
-# that group) and its data directory /var/lib/motionbatch. Idempotent: a second run changes
-# nothing that is already in place. Then: sudo systemctl enable --now motionbatch.
+# /etc/default/motionbatch (kept if present), the man pages (motionbatch(1), motionbatch-capture(1),
+# ...) to /usr/local/share/man/man1, bash/zsh/fish completions, the README and docs/ to
+# /usr/local/share/doc/motionbatch (the unit's Documentation=), the group "iio", the system user
+# "motionbatch" (in that group) and its data directory /var/lib/motionbatch. Idempotent: a second
+# run changes nothing that is already in place. Then: sudo systemctl enable --now motionbatch.
 #
 #   scripts/install.sh [--root DIR] [--binary PATH] [--uninstall [--purge]]
-#     --root DIR     install below DIR instead of / (a scratch root: no systemctl, no udevadm)
+#     --root DIR     install below DIR instead of / (staging: no systemctl, no udevadm; without
+#                    root the files are placed and the user, group and ownership are left out)
 #     --binary PATH  install this binary instead of building one
-#     --uninstall    remove the binary, unit, rule and an unchanged options file; the user, the
-#                    group and the recordings stay (printed)
+#     --uninstall    stop and disable the service, remove the binary, unit, rule, man pages,
+#                    completions, docs and an unchanged options file; the user, the group and the
+#                    recordings stay (printed)
 #     --purge        with --uninstall: also remove the user and /var/lib/motionbatch
-# Needs root for / (sudo scripts/install.sh). docs/session.md, "Installing".
+# Without --binary the release build runs as the owner of the source tree (never as root in
+# someone else's checkout), its progress shown. Needs root for / (sudo scripts/install.sh).
+# docs/session.md, "Installing".
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=""
@@ -21,11 +27,11 @@ UNINSTALL=0
 PURGE=0
 while [ $# -gt 0 ]; do
     case "$1" in
-        --root) ROOT=${2%/}; shift 2 ;;
-        --binary) BINARY=$2; shift 2 ;;
+        --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a DIR" >&2; exit 64; }; ROOT=${2%/}; shift 2 ;;
+        --binary) [ $# -ge 2 ] || { echo "install.sh: --binary needs a PATH" >&2; exit 64; }; BINARY=$2; shift 2 ;;
         --uninstall) UNINSTALL=1; shift ;;
         --purge) PURGE=1; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -33,16 +39,25 @@ done
 log() { echo "install.sh: $*"; }
 die() { echo "install.sh: FAILED: $*" >&2; exit 1; }
 [ -z "$ROOT" ] || [ -d "$ROOT" ] || die "--root $ROOT is not a directory"
-if [ "$(id -u)" != 0 ]; then die "needs root (sudo $0 $*)"; fi
+ISROOT=0
+[ "$(id -u)" = 0 ] && ISROOT=1
+if [ "$ISROOT" = 0 ] && [ -z "$ROOT" ]; then die "needs root to install onto this machine (sudo $0 $*), or --root DIR to stage"; fi
 
 BIN=/usr/local/bin/motionbatch
 UNIT=/etc/systemd/system/motionbatch.service
 RULE=/etc/udev/rules.d/60-motionbatch-iio.rules
 DEFAULTS=/etc/default/motionbatch
 DATA=/var/lib/motionbatch
+MAN=/usr/local/share/man/man1
+DOC=/usr/local/share/doc/motionbatch
+BASH_COMPLETION=/usr/local/share/bash-completion/completions/motionbatch
+ZSH_COMPLETION=/usr/local/share/zsh/site-functions/_motionbatch
+FISH_COMPLETION=/usr/local/share/fish/vendor_completions.d/motionbatch.fish
 SHADOW_ROOT=()
 [ -n "$ROOT" ] && SHADOW_ROOT=(--root "$ROOT")
 live() { [ -z "$ROOT" ]; }
+systemd_running() { live && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; }
+accounts() { [ "$ISROOT" = 1 ]; }
 
 # Copies SRC to DEST (mode MODE) unless DEST already has that content; says which.
 place() {
@@ -57,68 +72,107 @@ place() {
 }
 
 if [ "$UNINSTALL" = 1 ]; then
-    for f in "$BIN" "$UNIT" "$RULE"; do
-        if [ -e "$ROOT$f" ]; then rm -f "$ROOT$f"; log "removed $f"; fi
+    if systemd_running && systemctl cat motionbatch.service >/dev/null 2>&1; then
+        systemctl disable --now motionbatch.service >/dev/null 2>&1 || true
+        log "stopped and disabled motionbatch.service"
+    fi
+    for f in "$BIN" "$UNIT" "$RULE" "$BASH_COMPLETION" "$ZSH_COMPLETION" "$FISH_COMPLETION" "$ROOT$MAN"/motionbatch.1 "$ROOT$MAN"/motionbatch-*.1; do
+        f=${f#"$ROOT"}
+        if [ -e "$ROOT$f" ]; then rm -f -- "$ROOT$f"; log "removed $f"; fi
     done
+    if [ -d "$ROOT$DOC" ]; then rm -rf -- "$ROOT$DOC"; log "removed $DOC"; fi
     if [ -f "$ROOT$DEFAULTS" ]; then
-        if cmp -s "$SRC/contrib/default/motionbatch" "$ROOT$DEFAULTS"; then rm -f "$ROOT$DEFAULTS"; log "removed $DEFAULTS"
+        if cmp -s "$SRC/contrib/default/motionbatch" "$ROOT$DEFAULTS"; then rm -f -- "$ROOT$DEFAULTS"; log "removed $DEFAULTS"
         else log "kept $DEFAULTS (changed by you)"; fi
     fi
     if [ "$PURGE" = 1 ]; then
-        if grep -q '^motionbatch:' "$ROOT/etc/passwd" 2>/dev/null; then userdel "${SHADOW_ROOT[@]}" motionbatch; log "removed user motionbatch"; fi
-        if [ -d "$ROOT$DATA" ]; then rm -rf "${ROOT:?}$DATA" 2>/dev/null || rm -rf "$DATA"; log "removed $DATA"; fi
+        if grep -q '^motionbatch:' "$ROOT/etc/passwd" 2>/dev/null; then
+            accounts || die "--purge of the user motionbatch needs root"
+            userdel "${SHADOW_ROOT[@]}" motionbatch; log "removed user motionbatch"
+        fi
+        if [ -d "$ROOT$DATA" ]; then rm -rf -- "$ROOT$DATA"; log "removed $DATA"; fi
     else
-        grep -q '^motionbatch:' "$ROOT/etc/passwd" 2>/dev/null && log "kept user motionbatch and $DATA (--purge removes them)"
+        if grep -q '^motionbatch:' "$ROOT/etc/passwd" 2>/dev/null; then log "kept user motionbatch and $DATA (--purge removes them)"; fi
     fi
     if live; then
-        command -v systemctl >/dev/null && [ -d /run/systemd/system ] && systemctl daemon-reload || true
-        command -v udevadm >/dev/null && [ -d /run/udev ] && udevadm control --reload || true
+        if systemd_running; then systemctl daemon-reload || true; fi
+        if command -v udevadm >/dev/null && [ -d /run/udev ]; then udevadm control --reload || true; fi
     fi
     log "uninstalled"
     exit 0
 fi
 
-# 1. The binary: a release build with the Swift runtime linked in (no toolchain needed to run it).
+# 1. The binary: a release build with the Swift runtime linked in (no toolchain needed to run it),
+# built by the owner of the source tree (a root-owned .build/ in a user's checkout breaks their
+# next build).
 if [ -z "$BINARY" ]; then
-    log "swift build -c release --static-swift-stdlib (scratch path .build/package-build)"
+    owner=$(stat -c %U "$SRC")
+    as=()
+    if [ "$ISROOT" = 1 ] && [ "$owner" != root ]; then
+        command -v runuser >/dev/null || die "runuser is missing: build first and pass --binary PATH"
+        as=(runuser -u "$owner" -- env "PATH=$PATH")
+    elif [ "$(id -un)" != "$owner" ]; then
+        die "the source tree belongs to $owner: build as $owner and pass --binary PATH"
+    fi
     flags=(-c release --static-swift-stdlib --scratch-path .build/package-build -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
-    (cd "$SRC" && swift build "${flags[@]}" --product motionbatch) >/dev/null || die "swift build failed (run it in $SRC to see why)"
-    BINARY=$(cd "$SRC" && swift build "${flags[@]}" --show-bin-path)/motionbatch
+    log "swift build ${flags[*]} --product motionbatch, as $owner (minutes on a Pi; its progress follows)"
+    (cd "$SRC" && "${as[@]}" swift build "${flags[@]}" --product motionbatch) >&2 || die "swift build failed (above)"
+    BINARY=$(cd "$SRC" && "${as[@]}" swift build "${flags[@]}" --show-bin-path)/motionbatch
 fi
 [ -x "$BINARY" ] || die "no binary at $BINARY"
 changed=0
 place "$BINARY" "$BIN" 755 && changed=1 || true
 
-# 2. Group, user, data directory.
-if grep -q '^iio:' "$ROOT/etc/group" 2>/dev/null; then log "unchanged group iio"; else groupadd "${SHADOW_ROOT[@]}" --system iio; log "created group iio"; fi
-if grep -q '^motionbatch:' "$ROOT/etc/passwd" 2>/dev/null; then
-    log "unchanged user motionbatch"
-else
-    useradd "${SHADOW_ROOT[@]}" --system --user-group --no-create-home --home-dir "$DATA" --shell /usr/sbin/nologin \
-        --comment "MotionBatch capture" motionbatch
-    log "created user motionbatch"
+# 2. Group, user, data directory (staging without root: left to the machine's own install).
+if accounts; then
+    if grep -q '^iio:' "$ROOT/etc/group" 2>/dev/null; then log "unchanged group iio"; else groupadd "${SHADOW_ROOT[@]}" --system iio; log "created group iio"; fi
+    if grep -q '^motionbatch:' "$ROOT/etc/passwd" 2>/dev/null; then
+        log "unchanged user motionbatch"
+    else
+        useradd "${SHADOW_ROOT[@]}" --system --user-group --no-create-home --home-dir "$DATA" --shell /usr/sbin/nologin \
+            --comment "MotionBatch capture" motionbatch
+        log "created user motionbatch"
+    fi
+    members=$(sed -n 's/^iio:[^:]*:[^:]*:\(.*\)$/\1/p' "$ROOT/etc/group")
+    if printf '%s' ",$members," | grep -q ',motionbatch,'; then log "unchanged: motionbatch is in group iio"; else
+        usermod "${SHADOW_ROOT[@]}" -a -G iio motionbatch; log "added motionbatch to group iio"; fi
+    uid=$(sed -n 's/^motionbatch:[^:]*:\([0-9]*\):.*/\1/p' "$ROOT/etc/passwd")
+    gid=$(sed -n 's/^motionbatch:[^:]*:[0-9]*:\([0-9]*\):.*/\1/p' "$ROOT/etc/passwd")
 fi
-members=$(sed -n 's/^iio:[^:]*:[^:]*:\(.*\)$/\1/p' "$ROOT/etc/group")
-if printf '%s' ",$members," | grep -q ',motionbatch,'; then log "unchanged: motionbatch is in group iio"; else
-    usermod "${SHADOW_ROOT[@]}" -a -G iio motionbatch; log "added motionbatch to group iio"; fi
-uid=$(sed -n 's/^motionbatch:[^:]*:\([0-9]*\):.*/\1/p' "$ROOT/etc/passwd")
-gid=$(sed -n 's/^motionbatch:[^:]*:[0-9]*:\([0-9]*\):.*/\1/p' "$ROOT/etc/passwd")
 if [ -d "$ROOT$DATA" ]; then log "unchanged $DATA"; else install -d -m 0750 "$ROOT$DATA"; log "created $DATA"; fi
-[ "$(stat -c %u:%g "$ROOT$DATA")" = "$uid:$gid" ] || chown "$uid:$gid" "$ROOT$DATA"
+if accounts; then
+    [ "$(stat -c %u:%g "$ROOT$DATA")" = "$uid:$gid" ] || chown "$uid:$gid" "$ROOT$DATA"
+else
+    log "not root: group iio, user motionbatch and the owner of $DATA left out (run install.sh as root on the machine)"
+fi
 
-# 3. Unit (ExecStart on the installed binary), udev rule, options (never overwritten).
-unit=$(mktemp); trap 'rm -f "$unit"' EXIT
-sed "s|/usr/local/bin/motionbatch|$BIN|" "$SRC/contrib/systemd/motionbatch.service" >"$unit"
-place "$unit" "$UNIT" 644 && changed=1 || true
+# 3. Unit (ExecStart on the installed binary, Documentation= on the installed docs), udev rule,
+# options (never overwritten), man pages and completions (generated by the binary), docs.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+sed "s|/usr/local/bin/motionbatch|$BIN|; s|file:///usr/share/doc/motionbatch|file://$DOC|" "$SRC/contrib/systemd/motionbatch.service" >"$tmp/unit"
+place "$tmp/unit" "$UNIT" 644 && changed=1 || true
 place "$SRC/contrib/udev/60-motionbatch-iio.rules" "$RULE" 644 && changed=1 || true
 if [ -f "$ROOT$DEFAULTS" ]; then log "unchanged $DEFAULTS (yours)"; else install -D -m 644 "$SRC/contrib/default/motionbatch" "$ROOT$DEFAULTS"; log "installed $DEFAULTS"; fi
+mkdir -p "$tmp/man"
+"$BINARY" --generate-manual "$tmp/man" >/dev/null || die "$BINARY --generate-manual failed"
+for page in "$tmp"/man/*.1; do place "$page" "$MAN/$(basename "$page")" 644 || true; done
+"$BINARY" --generate-completion-script bash >"$tmp/bash" && place "$tmp/bash" "$BASH_COMPLETION" 644 || true
+"$BINARY" --generate-completion-script zsh >"$tmp/zsh" && place "$tmp/zsh" "$ZSH_COMPLETION" 644 || true
+"$BINARY" --generate-completion-script fish >"$tmp/fish" && place "$tmp/fish" "$FISH_COMPLETION" 644 || true
+place "$SRC/README.md" "$DOC/README.md" 644 || true
+for f in "$SRC"/docs/*.md "$SRC"/docs/schemas/*.json; do
+    [ -f "$f" ] && { place "$f" "$DOC/${f#"$SRC"/}" 644 || true; }
+done
+for f in "$SRC"/contrib/mosquitto/*; do
+    [ -f "$f" ] && { place "$f" "$DOC/examples/mosquitto/$(basename "$f")" 644 || true; }
+done
 
 # 4. On this machine: reload systemd and udev, apply the rule to the devices already there.
 if live; then
     if command -v udevadm >/dev/null && [ -d /run/udev ]; then
         udevadm control --reload && udevadm trigger --subsystem-match=iio --action=add && log "udev rule applied to the IIO devices"
     fi
-    if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    if systemd_running; then
         systemctl daemon-reload
         [ "$changed" = 1 ] && systemctl try-restart motionbatch.service || true
         log "start it with: sudo systemctl enable --now motionbatch (logs: journalctl -u motionbatch)"

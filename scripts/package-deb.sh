@@ -2,7 +2,7 @@
 # Builds a Debian package of MotionBatch for this machine's architecture with dpkg-deb: the
 # release binary with the Swift runtime linked statically (--static-swift-stdlib: no Swift
 # toolchain needed where it is installed), the systemd unit, the udev rule, the service's options
-# file, the man page, the copyright and changelog. Depends: is derived from the shared libraries
+# file, the man pages, shell completions and docs, the copyright and changelog. Depends: is derived from the shared libraries
 # the binary still needs (dpkg-shlibdeps: libiio0, libc6, ...), plus what the maintainer scripts use.
 #
 #   scripts/package-deb.sh [--out DIR] [--binary PATH] [--lintian]
@@ -89,36 +89,25 @@ License: Apache-2.0
  found in "/usr/share/common-licenses/Apache-2.0".
 EOF
 DATE=$(date -u -R)
-printf 'motionbatch (%s) unstable; urgency=medium\n\n  * Release %s: capture as a service (issue 15).\n\n -- MotionBatch developers <motionbatch@users.noreply.github.com>  %s\n' \
+printf 'motionbatch (%s) unstable; urgency=medium\n\n  * Release %s: capture as a service, man pages and shell completions.\n\n -- MotionBatch developers <motionbatch@users.noreply.github.com>  %s\n' \
     "$VERSION" "$VERSION" "$DATE" | gzip -9n >"$P/usr/share/doc/motionbatch/changelog.gz"
-# The man page, from the commands' own help.
-{
-    echo ".TH MOTIONBATCH 1 \"$(date -u +%Y-%m-%d)\" \"motionbatch $VERSION\" \"User Commands\""
-    echo ".SH NAME"
-    echo "motionbatch \\- batched IIO accelerometer capture, step counting, activity and wake-up accounting"
-    echo ".SH SYNOPSIS"
-    echo ".B motionbatch"
-    echo ".I SUBCOMMAND"
-    echo "[\\fIOPTIONS\\fR]"
-    echo ".SH DESCRIPTION"
-    for cmd in "" capture recover devices replay; do
-        [ -n "$cmd" ] && echo ".SS motionbatch $cmd"
-        echo ".nf"
-        # shellcheck disable=SC2086
-        "$BINARY" $cmd --help | sed 's/\\/\\\\/g; s/^\./\\\&./; s/^'"'"'/\\\&'"'"'/'
-        echo ".fi"
-    done
-    echo ".SH FILES"
-    echo ".TP"
-    echo ".I /etc/default/motionbatch"
-    echo "Options of the motionbatch service."
-    echo ".TP"
-    echo ".I /var/lib/motionbatch"
-    echo "The service's recordings and their summaries."
-    echo ".SH SEE ALSO"
-    echo ".BR systemd.service (5),"
-    echo ".BR udev (7)"
-} | gzip -9n >"$P/usr/share/man/man1/motionbatch.1.gz"
+# The man pages (motionbatch(1), motionbatch-capture(1), ...) and the shell completions, generated
+# by the binary from the same command specs as --help; the docs the help refers to.
+mkdir -p "$STAGE/man"
+"$BINARY" --generate-manual "$STAGE/man" >/dev/null || die "$BINARY --generate-manual failed"
+for page in "$STAGE"/man/*.1; do gzip -9n <"$page" >"$P/usr/share/man/man1/$(basename "$page").gz"; done
+install -d "$P/usr/share/bash-completion/completions" "$P/usr/share/zsh/vendor-completions" "$P/usr/share/fish/vendor_completions.d"
+"$BINARY" --generate-completion-script bash >"$P/usr/share/bash-completion/completions/motionbatch"
+"$BINARY" --generate-completion-script zsh >"$P/usr/share/zsh/vendor-completions/_motionbatch"
+"$BINARY" --generate-completion-script fish >"$P/usr/share/fish/vendor_completions.d/motionbatch.fish"
+install -d "$P/usr/share/doc/motionbatch/docs/schemas"
+install -m 0644 docs/*.md "$P/usr/share/doc/motionbatch/docs/"
+install -m 0644 docs/schemas/*.json "$P/usr/share/doc/motionbatch/docs/schemas/"
+if [ -d contrib/mosquitto ]; then
+    install -d "$P/usr/share/doc/motionbatch/examples/mosquitto"
+    find contrib/mosquitto -maxdepth 1 -type f -exec install -m 0644 {} "$P/usr/share/doc/motionbatch/examples/mosquitto/" \;
+fi
+find "$P/usr/share" -type f -exec chmod 0644 {} +
 
 # Maintainer scripts: the group and user the unit runs as, the udev rule applied to devices
 # already there, the unit registered (not started: the sensor and options are the owner's choice).

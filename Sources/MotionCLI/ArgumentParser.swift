@@ -12,6 +12,10 @@ public enum ArgumentParser {
         case help([CommandSpec])
         /// Print the version.
         case version
+        /// Print the completion script for a shell (`--generate-completion-script SHELL`).
+        case completion(CompletionScript.Shell)
+        /// Write the man pages into a directory (`--generate-manual DIR`).
+        case manual(directory: String)
     }
 
     /// Resolves the subcommand chain and parses its options and arguments.
@@ -46,14 +50,37 @@ public enum ArgumentParser {
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
             return (.help(chain), chain)
         }
-        if chain.count == 1, rest.first == "--version" { return (.version, chain) }
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-V" || $0 == "--version" }) { return (.version, chain) }
+        if chain.count == 1, let first = rest.first, first.hasPrefix("--generate-") { return (try generator(rest), chain) }
         guard command.run != nil else {
             if rest.isEmpty { return (.help(chain), chain) }
-            if rest[0].hasPrefix("-") { throw unknownOption(rest[0], command: command, extra: chain.count == 1 ? ["--version"] : []) }
+            if rest[0].hasPrefix("-") { throw unknownOption(rest[0], command: command, extra: ["--version"] + (chain.count == 1 ? generators : [])) }
             throw unknownSubcommand(rest[0], of: command, chain: chain)
         }
         let parsed = try parseArguments(rest, for: command, path: chain.map(\.name))
         return (.run(command, parsed), chain)
+    }
+
+    /// The root's generator options (not listed in help, as swift-argument-parser's).
+    static let generators = ["--generate-completion-script", "--generate-manual"]
+
+    /// `--generate-completion-script SHELL` or `--generate-manual DIR` (`--name=value` too).
+    private static func generator(_ rest: [String]) throws(CLIError) -> Outcome {
+        var words = rest
+        if let eq = words[0].firstIndex(of: "=") {
+            words = [String(words[0][..<eq]), String(words[0][words[0].index(after: eq)...])] + words.dropFirst()
+        }
+        guard generators.contains(words[0]) else {
+            throw unknownOption(words[0], command: CommandSpec(name: "", abstract: ""), extra: ["--version"] + generators)
+        }
+        guard words.count == 2 else {
+            throw .usage(words.count < 2 ? "Missing value for '\(words[0])'." : "Unexpected argument '\(DiagnosticText.escaped(words[2].utf8))'.")
+        }
+        if words[0] == "--generate-manual" { return .manual(directory: words[1]) }
+        guard let shell = CompletionScript.Shell(rawValue: words[1]) else {
+            throw .usage("The value '\(DiagnosticText.escaped(words[1].utf8))' is invalid for '--generate-completion-script': bash, zsh or fish.")
+        }
+        return .completion(shell)
     }
 
     /// The longest chain of subcommands named by the leading words (never throws); used to print

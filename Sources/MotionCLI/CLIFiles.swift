@@ -47,6 +47,12 @@ enum CLIFiles {
         return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
+    /// Whether `path` is a directory (`stat(2)`, links followed).
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Writes `text` to `path` (``OutputFile``: atomically, replacing a regular file; directly to a
     /// stream such as `-`).
     static func write(_ text: String, to path: String) throws(CLIError) {
@@ -61,7 +67,9 @@ enum CLIFiles {
     static func board(_ value: String) throws(CLIError) -> BoardProfile {
         if let b = BoardProfile.builtIn(named: value) { return b }
         guard value.hasSuffix(".json") || access(value, F_OK) == 0 else {
-            throw .usage("Unknown board '\(DiagnosticText.escaped(value.utf8))'. Built-in boards: \(BoardProfile.builtIn.map(\.name).joined(separator: ", ")); or pass a profile FILE.json.")
+            let names = BoardProfile.builtIn.map(\.name)
+            let near = Suggestion.nearest(to: value.lowercased(), in: names).map { " Did you mean '\($0)'?" } ?? ""
+            throw .usage("Unknown board '\(DiagnosticText.escaped(value.utf8))'.\(near) Built-in boards: \(names.joined(separator: ", ")); or pass a profile FILE.json.")
         }
         let bytes = try read(value)
         do {
@@ -87,7 +95,10 @@ extension CLIFiles {
     static func chip(_ value: String) throws(CLIError) -> FIFOChip {
         if let c = FIFOChip.builtIn(named: value) { return c }
         guard value.hasSuffix(".json") || access(value, F_OK) == 0 else {
-            throw .usage("Unknown chip '\(DiagnosticText.escaped(value.utf8))' in '--chips'. Known: \(FIFOChip.builtIn.map(\.name).joined(separator: ", ")); or a chip profile FILE.json.")
+            let names = FIFOChip.builtIn.map(\.name)
+            let near = Suggestion.nearest(to: value.lowercased(), in: names.map { $0.lowercased() })
+                .flatMap { n in names.first { $0.lowercased() == n } }.map { " Did you mean '\($0)'?" } ?? ""
+            throw .usage("Unknown chip '\(DiagnosticText.escaped(value.utf8))' in '--chips'.\(near) Known: \(names.joined(separator: ", ")); or a chip profile FILE.json.")
         }
         let bytes = try read(value)
         do {

@@ -21,14 +21,18 @@ public struct CommandIO {
     public var stderrIsTerminal: Bool
     /// Why writing stdout failed, if it did (`nil` while every write succeeded).
     public var outputFailure: () -> String?
+    /// The width help and usage lines are wrapped to: `COLUMNS`, else the terminal's, else 100
+    /// (``TerminalWidth``).
+    public var columns: Int = HelpFormatter.defaultWidth
 
     /// Creates an I/O sink.
     public init(writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void, stderrIsTerminal: Bool = false,
-                outputFailure: @escaping () -> String? = { nil }) {
+                outputFailure: @escaping () -> String? = { nil }, columns: Int = HelpFormatter.defaultWidth) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.stderrIsTerminal = stderrIsTerminal
         self.outputFailure = outputFailure
+        self.columns = columns
     }
 
     /// The first failed write of a descriptor (its errno), after which nothing more is written to it.
@@ -51,7 +55,8 @@ public struct CommandIO {
             stderrIsTerminal: isatty(2) == 1,
             outputFailure: {
                 stdout.failedErrno.map { "cannot write standard output: \(String(cString: strerror($0))) (errno \($0))" }
-            }
+            },
+            columns: TerminalWidth.current()
         )
     }
 

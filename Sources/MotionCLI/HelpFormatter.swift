@@ -20,8 +20,15 @@ public enum HelpFormatter {
         return parts.joined(separator: " ")
     }
 
-    /// Full help for the command at the end of `chain`.
-    public static func help(_ chain: [CommandSpec]) -> String {
+    /// The usage line after `prefix` (`Usage: `, `USAGE: `), wrapped to `width` columns with its
+    /// continuation lines indented under the command (a bracketed option stays whole).
+    public static func wrappedUsage(_ chain: [CommandSpec], prefix: String = "Usage: ", width: Int = defaultWidth) -> String {
+        fitted(prefix + usage(chain), width: width, usagePrefix: prefix)
+    }
+
+    /// Full help for the command at the end of `chain`, wrapped to `width` columns (the terminal's,
+    /// ``CommandIO/columns``).
+    public static func help(_ chain: [CommandSpec], width: Int = defaultWidth) -> String {
         let command = chain.last!
         var out = "OVERVIEW: \(command.abstract)\n"
         if !command.discussion.isEmpty { out += "\n" + command.discussion + "\n" }
@@ -39,7 +46,7 @@ public enum HelpFormatter {
             if let v = o.valueName { left += " <\(v.lowercased())>" }
             out += row(left, o.help)
         }
-        if chain.count == 1 { out += row("--version", "Show the version.") }
+        out += row("-V, --version", "Show the version.")
         out += row("-h, --help", "Show help information.")
         if !command.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
@@ -47,23 +54,28 @@ public enum HelpFormatter {
             let path = ([chain[0].name, "help"] + chain.dropFirst().map(\.name)).joined(separator: " ")
             out += "\n  See '\(path) <subcommand>' for detailed help.\n"
         }
-        return fitted(out)
+        return fitted(out, width: width)
     }
 
-    /// The widest help line (columns), as swift-argument-parser wraps to the terminal.
-    static let width = 100
+    /// The help width when the terminal's is unknown (not a terminal, no `COLUMNS`).
+    public static let defaultWidth = 100
 
-    /// `text` with every line longer than ``width`` wrapped at spaces: continuation lines are
+    /// The narrowest width help is wrapped to (the option column is 24 wide).
+    public static let minimumWidth = 40
+
+    /// `text` with every line longer than `width` wrapped at spaces: continuation lines are
     /// indented like the line's text (an option's help column, `USAGE:`'s arguments, the line's
     /// own leading spaces). A single word longer than the width stays whole.
-    static func fitted(_ text: String) -> String {
+    static func fitted(_ text: String, width requested: Int = defaultWidth, usagePrefix: String = "USAGE: ") -> String {
+        let width = max(requested, minimumWidth)
         var out: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             guard line.count > width else { out.append(String(line)); continue }
             let leading = line.prefix { $0 == " " }.count
             let indent: Int
-            if line.hasPrefix("USAGE: ") {
-                indent = 7
+            let isUsage = line.hasPrefix(usagePrefix)
+            if isUsage {
+                indent = usagePrefix.count
             } else if leading == 2, line.dropFirst(2).first == "-" || line.dropFirst(2).first == "<", line.count > 24,
                       line[line.index(line.startIndex, offsetBy: 22)..<line.index(line.startIndex, offsetBy: 24)] == "  " {
                 indent = 24
@@ -72,7 +84,7 @@ public enum HelpFormatter {
             }
             var current = String(line.prefix(leading))
             let pad = String(repeating: " ", count: indent)
-            for word in words(line.dropFirst(leading), keepingBrackets: line.hasPrefix("USAGE: ")) {
+            for word in words(line.dropFirst(leading), keepingBrackets: isUsage) {
                 let fresh = current.allSatisfy { $0 == " " }
                 if !fresh && current.count + 1 + word.count > width {
                     out.append(current)

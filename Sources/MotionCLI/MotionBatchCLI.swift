@@ -34,10 +34,16 @@ public enum MotionBatchCLI {
             chain = resolved
             switch outcome {
             case .help(let target):
-                io.writeOut(HelpFormatter.help(target))
+                io.writeOut(HelpFormatter.help(target, width: io.columns))
                 return 0
             case .version:
                 io.out(version)
+                return 0
+            case .completion(let shell):
+                io.writeOut(CompletionScript.script(for: rootSpec, shell: shell))
+                return 0
+            case .manual(let directory):
+                try ManPage.writeAll(rootSpec, into: directory, version: version, io: io)
                 return 0
             case .run(let command, let parsed):
                 try command.run!(parsed, &io)
@@ -49,7 +55,7 @@ public enum MotionBatchCLI {
             // is the last line of defence: no control character reaches the terminal.
             io.err("Error: \(DiagnosticText.sanitized(error.message))")
             if error.showsUsage {
-                io.err("Usage: \(HelpFormatter.usage(chain))")
+                io.err(HelpFormatter.wrappedUsage(chain, width: io.columns))
                 io.err("  See '\(chain.map(\.name).joined(separator: " ")) --help' for more information.")
             }
             return error.exitCode

@@ -9,7 +9,8 @@ extension FuzzTargets {
     /// wakes, calibrate, help) on a small recording. Every run ends with status 0, 1 or 64, prints
     /// printable messages, and no NaN or infinity.
     ///
-    /// Words that could make a command write a file (a `/`, `--html`, `--stats-json`, `-o`, ...) are
+    /// Words that could make a command write a file (a `/`, `--html`, `--stats-json`, `-o`,
+    /// `--generate-manual`, ...) are
     /// dropped, so the fuzzer never writes outside the command's own output (/dev/null).
     @Sendable public static func optionParser(_ data: [UInt8]) {
         guard let selector = data.first else { return }
@@ -19,7 +20,7 @@ extension FuzzTargets {
             ["wakes", fixture, "--rates", "50", "--latencies", "0,1"], ["calibrate"], ["replay"], ["help"], [],
         ]
         var words = prefixes[Int(selector) % prefixes.count]
-        let blocked = ["--html", "--stats-json", "--summary-json", "--status-file", "-o", "--output", "--overwrite", "--measured", "--per-sample", "--batched", "--publish", "--outbox"]
+        let blocked = ["--html", "--stats-json", "--summary-json", "--status-file", "-o", "--output", "--overwrite", "--measured", "--per-sample", "--batched", "--publish", "--outbox", "--generate-manual"]
         for w in data.dropFirst().split(separator: 0, omittingEmptySubsequences: false).prefix(12) {
             let word = String(decoding: w.prefix(80), as: UTF8.self)
             guard !word.contains("/"), !blocked.contains(where: { word.hasPrefix($0) }) else { continue }

@@ -56,8 +56,8 @@ extension BoardProfile {
     /// Every built-in profile, in the order reports list them.
     public static let builtIn: [BoardProfile] = [rpiZero2W, rpi4B, rpi5, beagleBoneBlack, phone]
 
-    /// The built-in profile called `name`, if any.
+    /// The built-in profile called `name` (case-insensitive, as chip names), if any.
     public static func builtIn(named name: String) -> BoardProfile? {
-        builtIn.first { $0.name == name }
+        builtIn.first { $0.name.lowercased() == name.lowercased() }
     }
 }

@@ -77,7 +77,7 @@ public struct Headline: Hashable, Sendable {
             if let act = r.activity?.maxS {
                 delay += ", worst activity change announced after \(before?.activity?.maxS.map { NumberFormat.seconds($0) + " s to " } ?? "")\(NumberFormat.seconds(act)) s"
             } else {
-                delay += "; activity visibility not measured (no activity classifier yet)"
+                delay += "; activity visibility not measured (no activity change in the recording)"
             }
         }
         out.append(delay + ".")

@@ -11,15 +11,20 @@ public struct RecommendationConstraints: Hashable, Sendable {
     public var fifoMargin: Double
     /// The analyses' minimum rates (MotionAnalysis's `AnalysisRequirement.all`).
     public var requirements: [AnalysisRequirement]
+    /// Which chips are judged and what decided it (`--chips`, the recording's device, or every
+    /// built-in chip), said in the reasons; nil: not said.
+    public var chipSource: String?
 
     /// The default FIFO margin: 20 % of the FIFO kept free.
     public static let defaultFIFOMargin = 0.2
 
     /// Creates constraints.
-    public init(maxDelayS: Double? = nil, fifoMargin: Double = defaultFIFOMargin, requirements: [AnalysisRequirement] = []) {
+    public init(maxDelayS: Double? = nil, fifoMargin: Double = defaultFIFOMargin, requirements: [AnalysisRequirement] = [],
+                chipSource: String? = nil) {
         self.maxDelayS = maxDelayS
         self.fifoMargin = fifoMargin
         self.requirements = requirements
+        self.chipSource = chipSource
     }
 
     /// The highest of the analyses' minimum rates (Hz); 0 without requirements.
@@ -68,6 +73,13 @@ public struct CandidateAssessment: Hashable, Sendable {
 
     /// Whether the setting meets every constraint.
     public var isAcceptable: Bool { violations.isEmpty }
+
+    /// Whether the recording was replayed at this very rate (within 0.1 %); false for a rate judged
+    /// on the model alone or through the replay at the recording's own, lower rate.
+    public var isReplayed: Bool {
+        guard let r = replay else { return false }
+        return abs(r.replayedRateHz - prediction.configuration.rateHz) <= prediction.configuration.rateHz * 0.001
+    }
 }
 
 /// The longest latency every selected chip holds with the margin, at one rate.
@@ -94,6 +106,17 @@ public struct Recommendation: Hashable, Sendable {
     public var binding: [ConstraintViolation]
     /// At the chosen rate with hardware buffering: the longest latency every chip holds.
     public var fifoLimit: FIFOLimit?
+    /// The swept setting with the smallest delay (among the replayed ones when a recording was
+    /// replayed: what the analyses need at best); nil without candidates.
+    public var smallestDelay: CandidateAssessment?
+    /// Whether a recording was replayed (some setting has a replay).
+    public var hasReplays: Bool
+
+    /// Whether `--max-delay` is below the smallest delay any swept setting reaches.
+    public var maxDelayUnreachable: Bool {
+        guard let limit = constraints.maxDelayS, let s = smallestDelay else { return false }
+        return limit < s.delayS
+    }
 
     /// Judges every prediction and picks the cheapest acceptable one.
     ///
@@ -137,7 +160,19 @@ public struct Recommendation: Hashable, Sendable {
            let tightest = p.fifo.min(by: { $0.fullAfterS < $1.fullAfterS }) {
             limit = FIFOLimit(chip: tightest.chip, latencyS: tightest.fullAfterS * (1 - constraints.fifoMargin))
         }
-        return Recommendation(constraints: constraints, candidates: candidates, chosen: chosen, binding: binding, fifoLimit: limit)
+        let replayed = candidates.filter { $0.replay != nil }
+        let smallest = (replayed.isEmpty ? candidates : replayed).min { $0.delayS < $1.delayS }
+        return Recommendation(constraints: constraints, candidates: candidates, chosen: chosen, binding: binding, fifoLimit: limit,
+                              smallestDelay: smallest, hasReplays: !replayed.isEmpty)
+    }
+
+    /// When `--max-delay` is below every swept setting's delay: the plain statement with the
+    /// smallest achievable delay and where it is reached.
+    var unreachableSentence: String? {
+        guard maxDelayUnreachable, let limit = constraints.maxDelayS, let s = smallestDelay else { return nil }
+        let what = hasReplays ? "what the analyses need at any latency" : "every swept setting's delay"
+        return "--max-delay \(NumberFormat.json(limit)) s is below \(what): the smallest achievable delay is \(NumberFormat.seconds(s.delayS)) s "
+            + "(\(s.delayMeasure) at \(NumberFormat.json(s.prediction.configuration.rateHz)) Hz, latency \(NumberFormat.json(s.prediction.configuration.latencyS)) s)."
     }
 
     /// Violations in words, FIFO chips grouped: `max delay (...); FIFO: A full after 2.56 s < 5 s, B ...`.
@@ -180,7 +215,9 @@ public struct Recommendation: Hashable, Sendable {
     public var reasons: [String] {
         guard let c = chosen else {
             var out = ["No swept setting meets the constraints."]
+            if let s = unreachableSentence { out.append(s) }
             out.append("Rejected by: " + Self.summary(binding) + ".")
+            if let chips = constraints.chipSource { out.append("Chips: \(chips).") }
             return out
         }
         let p = c.prediction, rate = p.configuration.rateHz, latency = p.configuration.latencyS
@@ -205,6 +242,16 @@ public struct Recommendation: Hashable, Sendable {
             out.append("Note: the mainline Linux drivers of \(perSampleDrivers.joined(separator: ", ")) read every sample on its own interrupt; "
                        + "their hardware-buffering figures assume a driver that batches (else use --buffering timed).")
         }
+        if hasReplays && !c.isReplayed {
+            if let r = c.replay {
+                out.append("Not replayed at \(NumberFormat.json(rate)) Hz: the recording is \(NumberFormat.fixed(r.replayedRateHz, 1)) Hz, so its delays are "
+                           + "the replay at \(NumberFormat.fixed(r.replayedRateHz, 1)) Hz and its costs the model's.")
+            } else {
+                out.append("Model only: \(NumberFormat.json(rate)) Hz was not replayed; its delay is the model's worst sample latency, "
+                           + "without the analyses' own hold that the replayed settings measure.")
+            }
+        }
+        if let chips = constraints.chipSource { out.append("Chips: \(chips).") }
         if binding.isEmpty {
             out.append("Nothing binds: it is the cheapest setting swept; longer latencies may save more.")
         } else {

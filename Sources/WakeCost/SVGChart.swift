@@ -10,6 +10,8 @@ struct LatencyAxis {
     let lo: Double, hi: Double
     /// Whether the sweep has latency 0 (the per-sample slot is drawn).
     let hasZero: Bool
+    /// The swept positive latencies (each gets a labelled tick).
+    let swept: [Double]
     /// Width of the per-sample slot and the gap of the break (px).
     static let zeroSlot = 72.0
 
@@ -18,7 +20,8 @@ struct LatencyAxis {
         self.left = left
         self.width = width
         hasZero = latencies.contains(0)
-        let positive = latencies.filter { $0 > 0 }
+        let positive = latencies.filter { $0 > 0 && $0.isFinite }
+        swept = Array(Set(positive)).sorted()
         var lo = pow(10, floor(log10(positive.min() ?? 0.1) + 1e-9))
         var hi = pow(10, ceil(log10(positive.max() ?? 10) - 1e-9))
         if hi <= lo { hi = lo * 10 }
@@ -43,20 +46,24 @@ struct LatencyAxis {
     /// Whether `latency` lies on the log part (not beyond its ends).
     func contains(_ latency: Double) -> Bool { latency >= lo * (1 - 1e-9) && latency <= hi * (1 + 1e-9) }
 
-    /// Labelled ticks: 0 (when present) and every decade.
+    /// Labelled ticks: 0 (when present), every decade and every swept latency.
     var ticks: [Double] {
-        var t: [Double] = hasZero ? [0] : []
+        var decades: [Double] = []
         var d = lo
-        while d <= hi * 1.0001 { t.append(d); d *= 10 }
+        while d <= hi * 1.0001 { decades.append(d); d *= 10 }
+        let positive = (decades + swept.filter(contains)).sorted()
+        var t: [Double] = hasZero ? [0] : []
+        for v in positive where t.last.map({ abs($0 - v) > v * 1e-9 }) ?? true { t.append(v) }
         return t
     }
 
-    /// Unlabelled minor ticks at 2× and 5× each decade.
+    /// Unlabelled minor ticks at 2× and 5× each decade, where no labelled tick is.
     var minorTicks: [Double] {
         var t: [Double] = []
         var d = lo
         while d < hi * 0.999 { t += [2 * d, 5 * d]; d *= 10 }
-        return t
+        let labelled = ticks
+        return t.filter { m in !labelled.contains { abs($0 - m) <= m * 1e-9 } }
     }
 }
 

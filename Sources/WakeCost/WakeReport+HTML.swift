@@ -135,15 +135,14 @@ extension WakeReport {
                     + (p.fifo.contains { !$0.fits } ? "; FIFO overflows: " + p.fifo.filter { !$0.fits }.map(\.chip).joined(separator: ", ") : "")
                 chart.add("<circle class=\"point\" data-rate=\"\(NumberFormat.json(r))\" data-latency=\"\(NumberFormat.json(p.configuration.latencyS))\" data-value=\"\(NumberFormat.json(value(p)))\" "
                           + "cx=\"\(chart.f(px))\" cy=\"\(chart.f(py))\" r=\"3.6\" fill=\"\(colour)\"><title>\(NumberFormat.xml(tip))</title></circle>\n")
-                if p.fifo.contains(where: { !$0.fits }) {
-                    chart.add("<circle class=\"lost\" cx=\"\(chart.f(px))\" cy=\"\(chart.f(py))\" r=\"7\" fill=\"none\" stroke=\"#c00\" stroke-width=\"1.4\"/>\n")
-                }
+                if p.fifo.contains(where: { !$0.fits }) { chart.add(Self.overflowMark(chart, px, py)) }
             }
             addLegend(&chart, k: k, rate: r)
         }
         let legendBottom = chart.plotTop + 8 + Double(rates.count) * 18
-        chart.add("<circle cx=\"\(chart.f(chart.plotRight + 30))\" cy=\"\(chart.f(legendBottom + 6))\" r=\"7\" fill=\"none\" stroke=\"#c00\" stroke-width=\"1.4\"/>"
-                  + "<text x=\"\(chart.f(chart.plotRight + 50))\" y=\"\(chart.f(legendBottom + 10))\" font-size=\"11\">FIFO overflows</text>\n")
+        chart.add(Self.overflowMark(chart, chart.plotRight + 30, legendBottom + 6, legend: true)
+                  + "<text class=\"overflow-legend\" x=\"\(chart.f(chart.plotRight + 50))\" y=\"\(chart.f(legendBottom + 10))\" font-size=\"11\">FIFO overflows</text>"
+                  + "<text class=\"overflow-legend\" x=\"\(chart.f(chart.plotRight + 50))\" y=\"\(chart.f(legendBottom + 23))\" font-size=\"10\">\(NumberFormat.xml(overflowChipsText))</text>\n")
         if id == "chart-wakeups" {
             for m in measured {
                 let px = x.x(m.configuration.latencyS), py = y.y(m.schedulerWakeupsPerHour)
@@ -156,6 +155,22 @@ extension WakeReport {
             chart.add(recommendedMark(chart, x.x(c.configuration.latencyS), y.y(value(c)), latency: c.configuration.latencyS, value: value(c)))
         }
         return chart.svg(description: "\(yLabel) against batch latency, one line per sampling rate.")
+    }
+
+    /// The mark of a setting at which a FIFO overflows: a black cross, a shape and colour no series
+    /// and no recommended ring uses.
+    static func overflowMark(_ chart: SVGChart, _ px: Double, _ py: Double, legend: Bool = false) -> String {
+        "<path class=\"\(legend ? "lost-legend" : "lost")\" d=\"M\(chart.f(px - 5)),\(chart.f(py - 5)) L\(chart.f(px + 5)),\(chart.f(py + 5)) M\(chart.f(px - 5)),\(chart.f(py + 5)) L\(chart.f(px + 5)),\(chart.f(py - 5))\" "
+            + "stroke=\"\(overflowColour)\" stroke-width=\"1.8\" fill=\"none\"/>\n"
+    }
+
+    /// The colour of the overflow mark (not in ``palette``).
+    static let overflowColour = "#000"
+
+    /// On which chips the overflow mark is judged: the chips' names, or their count when many.
+    var overflowChipsText: String {
+        let names = chips.map(\.name)
+        return names.count <= 3 ? "on " + names.joined(separator: ", ") : "on any of the \(names.count) chips judged"
     }
 
     /// The polyline of the `k`-th rate through `points` (px), in its colour and dash pattern.
@@ -176,7 +191,7 @@ extension WakeReport {
     func recommendedMark(_ chart: SVGChart, _ px: Double, _ py: Double, latency: Double, value: Double) -> String {
         "<circle class=\"recommended\" data-latency=\"\(NumberFormat.json(latency))\" data-value=\"\(NumberFormat.json(value))\" cx=\"\(chart.f(px))\" cy=\"\(chart.f(py))\" r=\"10\" "
             + "fill=\"none\" stroke=\"#000\" stroke-width=\"2.4\"><title>recommended</title></circle>"
-            + "<text x=\"\(chart.f(px + 12))\" y=\"\(chart.f(py - 12))\" font-size=\"12\" font-weight=\"bold\">recommended</text>\n"
+            + "<text x=\"\(chart.f(px + 12))\" y=\"\(chart.f(py - 12))\" font-size=\"12\" font-weight=\"bold\" stroke=\"#fff\" stroke-width=\"4\" paint-order=\"stroke\">recommended</text>\n"
     }
 
     /// One row per chip; in it, per rate, the band of latencies at which the FIFO overflows
@@ -250,14 +265,15 @@ extension WakeReport {
                 chart.add("<circle class=\"point\" data-rate=\"\(NumberFormat.json(r))\" data-latency=\"\(NumberFormat.json(p.latencyS))\" data-value=\"\(NumberFormat.json(value(p)))\" "
                           + "cx=\"\(chart.f(x.x(p.latencyS)))\" cy=\"\(chart.f(y.y(value(p))))\" r=\"3.6\" fill=\"\(colour)\"><title>\(NumberFormat.xml(tip))</title></circle>\n")
             }
-            addLegend(&chart, k: k, rate: r)
+            // A legend entry only for a rate with a line (a rate without a replay has none).
+            if !series.isEmpty { addLegend(&chart, k: k, rate: r) }
         }
         if let limit {
             let py = y.y(limit)
             chart.add("<line class=\"max-delay\" data-value=\"\(NumberFormat.json(limit))\" x1=\"\(chart.f(chart.plotLeft))\" y1=\"\(chart.f(py))\" x2=\"\(chart.f(chart.plotRight))\" y2=\"\(chart.f(py))\" stroke=\"#000\" stroke-dasharray=\"6 4\"/>"
                       + "<text x=\"\(chart.f(chart.plotRight - 4))\" y=\"\(chart.f(py - 5))\" font-size=\"11\" text-anchor=\"end\">--max-delay \(NumberFormat.json(limit)) s</text>\n")
         }
-        let activityNote = replays.contains { $0.activity != nil } ? "" : "Activity visibility: not measured (no activity classifier yet)."
+        let activityNote = replays.contains { $0.activity != nil } ? "" : "Activity visibility: not measured (no activity change in the recording)."
         if !activityNote.isEmpty {
             chart.add("<text x=\"\(chart.f(chart.plotLeft + 8))\" y=\"\(chart.f(chart.plotTop + 14))\" font-size=\"11\" fill=\"#555\">\(activityNote)</text>\n")
         }
@@ -297,7 +313,7 @@ extension WakeReport {
             s += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "</tr>\n"
         }
         return s + "</table><p class=\"note\">Visibility = delivery time of the batch that produced the event − the event's time, "
-            + "including the analysis's own confirmation hold. Activity visibility is n/a until the activity classifier exists.</p></section>\n"
+            + "including the analysis's own confirmation hold (n/a: no activity change in the recording at that setting).</p></section>\n"
     }
 
     /// The chips judged: sizes, frames, capacity, Linux driver and source.

@@ -96,6 +96,13 @@ extension WakeReport {
                 ("batch_samples", .number(c.prediction.configuration.batchSamples)),
                 ("energy_j_per_hour", .number(c.prediction.energyJPerHour)), ("battery_life_h", .number(c.prediction.batteryLifeH)),
                 ("delay_s", .number(c.delayS)), ("delay_measure", .string(c.delayMeasure)),
+                ("replayed", .bool(c.isReplayed)), ("replayed_rate_hz", c.replay.map { .number($0.replayedRateHz) } ?? .null),
+            ])
+        } ?? .null
+        let smallest: JSONValue = r.smallestDelay.map { s in
+            .object([
+                ("rate_hz", .number(s.prediction.configuration.rateHz)), ("latency_s", .number(s.prediction.configuration.latencyS)),
+                ("delay_s", .number(s.delayS)), ("delay_measure", .string(s.delayMeasure)), ("replayed", .bool(s.isReplayed)),
             ])
         } ?? .null
         let cheaper = r.candidates.prefix { !$0.isAcceptable }.map { c in
@@ -110,6 +117,9 @@ extension WakeReport {
             ("binding", .array(r.binding.map(Self.violationJSON))),
             ("fifo_limit", r.fifoLimit.map { .object([("chip", .string($0.chip)), ("latency_s", .number($0.latencyS))]) } ?? .null),
             ("rejected_cheaper", .array(Array(cheaper))),
+            ("smallest_achievable_delay", smallest),
+            ("max_delay_unreachable", .bool(r.maxDelayUnreachable)),
+            ("chips_from", r.constraints.chipSource.map { .string($0) } ?? .null),
             ("reasons", .array(r.reasons.map { .string($0) })),
         ])
     }

@@ -9,7 +9,7 @@ import Testing
     #expect(abs((x.x(1) - x.x(0.1)) - (x.x(10) - x.x(1))) < 1e-9)
     #expect(abs((x.x(2) - x.x(1)) - (x.x(20) - x.x(10))) < 1e-9 || x.x(20) == x.x(10))
     #expect(x.x(0) < x.logLeft - 20 && x.x(0.1) == x.logLeft && x.x(10) == x.right)
-    #expect(x.ticks == [0, 0.1, 1, 10])
+    #expect(x.ticks == [0, 0.1, 0.2, 0.5, 1, 2, 5, 10])
     let noZero = LatencyAxis(latencies: [0.05, 3], left: 0, width: 100)
     #expect(noZero.lo == 0.01 && noZero.hi == 10 && !noZero.hasZero && noZero.x(0.01) == 0)
 }

@@ -31,10 +31,12 @@ public enum ReplaySweep {
     }
 
     /// ``run(path:rates:latencies:makePipeline:)`` of the recording `open` reads (called twice:
-    /// each call must read the recording from its start).
+    /// each call must read the recording from its start). `progress` gets the pass (1: the rate
+    /// scan, 2: the sweep) and the input bytes read in it.
     public static func run(open: () throws -> RecordingReader, rates: [Double], latencies: [Double],
+                           progress: (_ pass: Int, _ bytes: Int) -> Void = { _, _ in },
                            makePipeline: (RecordingHeader) throws -> AnalysisPipeline) throws -> [Run] {
-        let native = try ownRate(try open())
+        let native = try ownRate(try open(), progress: { progress(1, $0) })
         var plan: [(rate: Double, decimate: Bool)] = []
         for r in rates {
             if r >= native * ownRateTolerance {
@@ -44,7 +46,7 @@ public enum ReplaySweep {
             }
         }
         let configurations = plan.flatMap { p in latencies.map { (p.rate, p.decimate, $0) } }
-        let replay = try RecordingReplay.run(reader: try open()) { header in
+        let replay = try RecordingReplay.run(reader: try open(), progress: { progress(2, $0) }) { header in
             try configurations.map { rate, decimate, latency in
                 ReplaySession(policy: .latency(seconds: latency), pipeline: try makePipeline(decimate ? decimated(header, to: rate) : header),
                               decimatingTo: decimate ? rate : nil, labelled: header.hasLabels)
@@ -62,11 +64,11 @@ public enum ReplaySweep {
     }
 
     /// The recording's mean rate (Hz), (samples − 1) / duration, from a first streaming pass.
-    static func ownRate(_ reader: RecordingReader) throws -> Double {
+    static func ownRate(_ reader: RecordingReader, progress: (Int) -> Void = { _ in }) throws -> Double {
         let path = reader.path
         var pipeline = AnalysisPipeline()
         let stream = pipeline.add(StreamStatisticsAnalyzer())
-        let scan = try RecordingReplay.run(reader: reader) { header in
+        let scan = try RecordingReplay.run(reader: reader, progress: progress) { header in
             [ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline, labelled: header.hasLabels)]
         }
         guard let rate = scan.sessions[0].pipeline.result(of: stream).effectiveRateHz else {

@@ -36,7 +36,10 @@ enum ActivityCommand {
                 let input = try InputOptions.parse(args)
                 if args.flag("csv") { io.out(CSVOutput.header(["file"] + segmentColumns)) }
                 try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
-                    let (timeline, duration, warnings) = try classify(file, input: input, configuration: config)
+                    var bar = ProgressBar(label: "activity \(file)", total: file == "-" ? 0 : CLIFiles.size(file), io: io)
+                    defer { bar.finish(io: io) }
+                    let (timeline, duration, warnings) = try classify(file, input: input, configuration: config, progress: { bar.update($0, io: io) })
+                    bar.finish(io: io)
                     try input.report(warnings, to: io)
                     if args.flag("json") {
                         io.out(json(file: file, timeline: timeline, duration: duration).serialized())
@@ -75,10 +78,12 @@ enum ActivityCommand {
     /// Streams one recording through the standard pipeline (results do not depend on the batching).
     /// - Returns: the timeline, the recording's duration in seconds, and the reader's warnings.
     /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file and line of bad input.
-    static func classify(_ file: String, input: InputOptions = .none,
-                         configuration: ActivityClassifierConfiguration) throws(CLIError) -> (ActivityTimeline, Double, [RecordingWarning]) {
+    /// `progress` gets the input bytes read so far (``ProgressBar``).
+    static func classify(_ file: String, input: InputOptions = .none, configuration: ActivityClassifierConfiguration,
+                         progress: (Int) -> Void = { _ in }) throws(CLIError) -> (ActivityTimeline, Double, [RecordingWarning]) {
         do {
-            let (replay, analyzers) = try StandardAnalyzers.replay(reader: try input.open(file), policy: .samples(RecordingReplay.chunkSamples), activity: configuration)
+            let (replay, analyzers) = try StandardAnalyzers.replay(reader: try input.open(file), policy: .samples(RecordingReplay.chunkSamples), activity: configuration,
+                                                                   progress: progress)
             let pipeline = replay.sessions[0].pipeline
             return (pipeline.result(of: analyzers.activity), pipeline.result(of: analyzers.stream).durationSeconds, replay.warnings)
         } catch {

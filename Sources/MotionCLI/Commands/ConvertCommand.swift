@@ -97,7 +97,10 @@ enum ConvertCommand {
             var lastWritten: Int64?
             var done = false
             var droppedEvents = 0
+            var bar = ProgressBar(label: "convert \(input)", total: input == "-" ? 0 : CLIFiles.size(input), io: io)
+            defer { bar.finish(io: io) }
             while !done, let chunk = try reader.next(maxSamples: 8192) {
+                bar.update(reader.inputBytesRead, io: io)
                 var lo = 0
                 var hi = chunk.samples.count
                 if let t0 = first ?? chunk.samples.first?.timestamp {
@@ -139,6 +142,7 @@ enum ConvertCommand {
             }
             // An empty recording (without --allow-empty) or, with --strict, any plausibility
             // finding fails here: OUT is discarded, never half-written.
+            bar.finish(io: io)
             try inputOptions.report(reader.warnings, to: io)
             try writer.close()
             complete = true

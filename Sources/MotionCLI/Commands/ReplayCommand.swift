@@ -32,7 +32,7 @@ enum ReplayCommand {
             options: [
                 .option("batch", value: "N", help: "Deliver every N samples (watermark); 1 is per-sample."),
                 .option("latency", value: "SECONDS", help: "Deliver when the oldest pending sample has waited SECONDS (0 is per-sample)."),
-                .flag("json", help: "Print one JSON object per file and line (NDJSON; keys documented in README.md)."),
+                .flag("json", help: "Print one JSON object per file and line (NDJSON; keys documented in docs/command-line.md)."),
                 .flag("csv", help: "Print CSV: a header line, then one row per file (the --json figures, flattened)."),
                 .option("pace", value: "MODE", help: "With --publish: realtime (each batch when its samples are due) or fast (default)."),
                 .flag("ndjson", help: "With --publish: print one JSON object per batch, event and the summary on stdout, as capture --ndjson."),
@@ -89,7 +89,7 @@ enum ReplayCommand {
         let localIO = io
         if args.flag("csv") { io.out(CSVOutput.header(csvColumns.map(\.name))) }
         try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { path in
-            var bar = ProgressBar(label: "replay", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
+            var bar = ProgressBar(label: "replay \(path)", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
             let outcome: Outcome
             do {
                 let reader = try input.open(path)

@@ -43,7 +43,10 @@ enum StepsCommand {
                 let input = try InputOptions.parse(args)
                 if args.flag("csv") { io.out(CSVOutput.header(perStep ? csvStepColumns : csvFileColumns)) }
                 try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
-                    let (summary, duration, warnings) = try count(file, input: input, configuration: config)
+                    var bar = ProgressBar(label: "steps \(file)", total: file == "-" ? 0 : CLIFiles.size(file), io: io)
+                    defer { bar.finish(io: io) }
+                    let (summary, duration, warnings) = try count(file, input: input, configuration: config, progress: { bar.update($0, io: io) })
+                    bar.finish(io: io)
                     try input.report(warnings, to: io)
                     let object = json(file: file, summary: summary, duration: duration)
                     if args.flag("json") {
@@ -90,10 +93,12 @@ enum StepsCommand {
     /// - Returns: the steps, the recording's duration in seconds, and the reader's warnings
     /// (tolerated defects, printed like `replay`'s and `convert`'s).
     /// - Throws: ``CLIError/failure(_:exitCode:)`` naming the file and line of bad input.
-    static func count(_ file: String, input: InputOptions = .none,
-                      configuration: StepCounterConfiguration) throws(CLIError) -> (StepSummary, Double, [RecordingWarning]) {
+    /// `progress` gets the input bytes read so far (``ProgressBar``).
+    static func count(_ file: String, input: InputOptions = .none, configuration: StepCounterConfiguration,
+                      progress: (Int) -> Void = { _ in }) throws(CLIError) -> (StepSummary, Double, [RecordingWarning]) {
         do {
-            let (replay, analyzers) = try StandardAnalyzers.replay(reader: try input.open(file), policy: .samples(RecordingReplay.chunkSamples), steps: configuration)
+            let (replay, analyzers) = try StandardAnalyzers.replay(reader: try input.open(file), policy: .samples(RecordingReplay.chunkSamples), steps: configuration,
+                                                                   progress: progress)
             let pipeline = replay.sessions[0].pipeline
             return (pipeline.result(of: analyzers.steps), pipeline.result(of: analyzers.stream).durationSeconds, replay.warnings)
         } catch {

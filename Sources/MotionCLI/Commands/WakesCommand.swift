@@ -1,5 +1,6 @@
 import MotionAnalysis
 import MotionCore
+import MotionIIO
 import WakeCost
 
 /// `motionbatch wakes [RECORDING] --rates ... --latencies ... --board NAME|FILE.json`: the
@@ -54,7 +55,7 @@ enum WakesCommand {
 
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
         if args.flag("json") && args.flag("csv") { throw CLIError.usage("Choose one of '--json' and '--csv'.") }
-        let rates = try args.doubleList("rates", rule: InputLimits.rate) ?? defaultRates
+        var rates = try args.doubleList("rates", rule: InputLimits.rate) ?? defaultRates
         let latencies = try args.doubleList("latencies", rule: InputLimits.duration) ?? defaultLatencies
         var board = try CLIFiles.board(args.string("board") ?? "rpi-4b")
         if let mah = try args.double("battery-mah", rule: BoardProfile.rule(for: "battery_mah")) { board.batteryMAh = mah }
@@ -67,10 +68,12 @@ enum WakesCommand {
         let open: (() throws -> RecordingReader)?
         do { open = try recording.map { try input.reopenable($0) } } catch { throw CLIError.failure("\(error)") }
         let sensors = try sensorSet(args, open: open)
-        let chips = try chipSelection(args)
+        let device = try recordingDevice(open)
+        let (chips, chipSource) = try chipSelection(args, recordingDevice: device,
+                                                    detectedDevices: args.string("chips") == nil ? detectedDevices() : [])
         let margin = try args.double("fifo-margin", rule: ValueRule("FIFO margin", unit: "", 0...0.9)) ?? RecommendationConstraints.defaultFIFOMargin
         let constraints = RecommendationConstraints(maxDelayS: try args.double("max-delay", rule: InputLimits.duration), fifoMargin: margin,
-                                                    requirements: AnalysisRequirement.all)
+                                                    requirements: AnalysisRequirement.all, chipSource: chipSource)
 
         if args.string("device-deliveries") != nil && args.strings("measured").isEmpty {
             throw CLIError.usage("'--device-deliveries' goes with '--measured <file>'.")
@@ -81,18 +84,29 @@ enum WakesCommand {
             return
         }
 
-        let predictions = WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board, chips: chips)
         var outcome: WakesReplay.Outcome?
         if let open {
             // The first reader reads the whole recording: its warnings are the recording's.
             var first: RecordingReader?
+            // Two passes over the file (its rate, then the sweep): the bar counts both.
+            let size = recording == "-" ? 0 : CLIFiles.size(recording!)
+            var bar = ProgressBar(label: "wakes \(recording!)", total: 2 * size, io: io)
+            defer { bar.finish(io: io) }
+            let barIO = io
             outcome = try WakesReplay.run(open: {
                 let reader = try open()
                 if first == nil { first = reader }
                 return reader
-            }, rates: rates, latencies: latencies)
+            }, rates: rates, latencies: latencies, progress: { pass, bytes in bar.update((pass - 1) * size + bytes, io: barIO) })
+            bar.finish(io: io)
             try input.report(first?.warnings ?? [], to: io)
+            // Unless --rates asks for more, only the rates the recording holds are swept: a
+            // higher rate cannot be replayed, and the model alone would judge it.
+            if args.string("rates") == nil, let own = outcome?.rows.map(\.rateHz).max() {
+                rates = supportedRates(defaultRates, recordingRateHz: own)
+            }
         }
+        let predictions = WakeCostModel.sweep(rates: rates, latencies: latencies, buffering: buffering, sensors: sensors, board: board, chips: chips)
         let report = WakeReport(board: board, predictions: predictions, chips: chips,
                                 replays: configurationReplays(outcome?.rows ?? [], rates: rates), constraints: constraints)
 
@@ -138,15 +152,64 @@ enum WakesCommand {
         }
     }
 
-    /// `--chips` (names or chip profiles), `--hid-fifo-bytes` and `--fifo-bytes`.
-    static func chipSelection(_ args: ParsedArguments) throws -> [FIFOChip] {
+    /// The rates of `rates` a recording at `recordingRateHz` holds (within 0.1 %), or its own
+    /// rate when it holds none of them.
+    static func supportedRates(_ rates: [Double], recordingRateHz own: Double) -> [Double] {
+        let held = rates.filter { $0 * 0.999 <= own }   // ReplaySweep replays a rate within 0.1 % above its own as its own
+        return held.isEmpty ? [(own * 10).rounded() / 10] : held
+    }
+
+    /// The device the recording names in its header (`# device:`), if any.
+    static func recordingDevice(_ open: (() throws -> RecordingReader)?) throws -> String? {
+        guard let open else { return nil }
+        do {
+            return try open().header.metadata[RecordingKey.device].flatMap { $0.isEmpty ? nil : $0 }
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+    }
+
+    /// The built-in chip an IIO device name stands for (`lsm6dso_accel` is LSM6DSO, `accel_3d`
+    /// a HID sensor hub), nil when none does.
+    static func chip(forDevice device: String) -> FIFOChip? {
+        func key(_ s: String) -> String { String(s.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        let d = key(device)
+        if d.hasPrefix("accel3d") || d.hasPrefix("gyro3d") { return FIFOChip.hidSensorHub }
+        return FIFOChip.builtIn.filter { d.hasPrefix(key($0.name)) }.max { key($0.name).count < key($1.name).count }
+    }
+
+    /// The names of this machine's accelerometers and gyroscopes (`wakes` run on the board
+    /// itself); none without the IIO subsystem or a local context.
+    static func detectedDevices() -> [String] {
+        guard AccessProbe.hasIIOSubsystem, let context = try? IIOContext(uri: "local:") else { return [] }
+        return SensorDiscovery.discover(in: context).filter { $0.hasAccel || $0.hasGyro }.map(\.name)
+    }
+
+    /// `--chips` (names or chip profiles), else the chip of the recording's device, else the chips
+    /// of the devices detected on this machine, else every built-in chip; then `--hid-fifo-bytes`
+    /// and `--fifo-bytes`. Also says which decided.
+    static func chipSelection(_ args: ParsedArguments, recordingDevice: String? = nil,
+                              detectedDevices: [String] = []) throws -> ([FIFOChip], String) {
         var chips = FIFOChip.builtIn
+        var source = "all \(chips.count) built-in chips, the weakest FIFO decides (name yours with --chips)"
         if let names = args.string("chips") {
             chips = []
             for n in names.split(separator: ",").map({ $0.trimmingCharacters(in: Character(" ")) }) {
                 let c = try CLIFiles.chip(n)
                 if chips.contains(where: { $0.name == c.name }) { throw CLIError.usage("Chip '\(c.name)' is given twice in '--chips'.") }
                 chips.append(c)
+            }
+            source = chips.map(\.name).joined(separator: ", ") + ", from --chips"
+        } else if let device = recordingDevice, let c = chip(forDevice: device) {
+            chips = [c]
+            source = "\(c.name), from the recording's device \(DiagnosticText.escaped(device.utf8)) (--chips to judge others)"
+        } else {
+            var found: [(FIFOChip, String)] = []
+            for d in detectedDevices { if let c = chip(forDevice: d), !found.contains(where: { $0.0.name == c.name }) { found.append((c, d)) } }
+            if !found.isEmpty {
+                chips = found.map(\.0)
+                source = found.map { "\($0.0.name) (\(DiagnosticText.escaped($0.1.utf8)))" }.joined(separator: ", ")
+                    + ", detected on this machine (--chips to judge others)"
             }
         }
         if let hid = try args.int("hid-fifo-bytes", rule: InputLimits.positiveCount.narrowed(to: 1...Double(FIFOChip.maximumFIFOBytes))) {
@@ -163,18 +226,19 @@ enum WakesCommand {
             chips.append(FIFOChip(name: "custom-\(bytes)B", fifoBytes: bytes, accelFrameBytes: 6, accelGyroFrameBytes: bytes >= 12 ? 12 : nil,
                                   frameLayout: "raw 16-bit x, y, z per sensor, no header", source: "--fifo-bytes \(bytes)",
                                   linuxDriver: "(not known)", linuxBatches: true))
+            source += " and --fifo-bytes \(bytes)"
         }
-        return chips
+        return (chips, source)
     }
 
     /// The replayer's rows as the report's per-configuration replays: one per swept rate and
     /// latency (a rate at or above the recording's own stands for the replay at its own rate).
     static func configurationReplays(_ rows: [WakesReplay.Row], rates: [Double]) -> [ConfigurationReplay] {
-        let own = rows.map(\.rateHz).filter { !rates.contains($0) }
+        guard let own = rows.map(\.rateHz).max() else { return [] }
         var out: [ConfigurationReplay] = []
         for rate in rates {
             let exact = rows.filter { $0.rateHz == rate }
-            let group = exact.isEmpty ? rows.filter { r in own.contains(r.rateHz) && r.rateHz <= rate } : exact
+            let group = exact.isEmpty ? rows.filter { r in r.rateHz == own && own <= rate } : exact
             for r in group {
                 out.append(ConfigurationReplay(rateHz: rate, replayedRateHz: r.rateHz, latencyS: r.latencyS,
                                                worstSampleDelayS: r.worstDelayS, meanSampleDelayS: r.meanDelayS,

@@ -60,10 +60,12 @@ enum WakesReplay {
 
     /// Replays the recording `open` reads (from its start, at every call) at every rate × latency.
     /// - Throws: ``CLIError/failure(_:exitCode:)`` with the reader's or the analysis's file/line message.
-    static func run(open: () throws -> RecordingReader, rates: [Double], latencies: [Double]) throws(CLIError) -> Outcome {
+    /// `progress` gets the pass (1: the rate scan, 2: the sweep) and the bytes read in it.
+    static func run(open: () throws -> RecordingReader, rates: [Double], latencies: [Double],
+                    progress: (Int, Int) -> Void = { _, _ in }) throws(CLIError) -> Outcome {
         var analyzers: StandardAnalyzers?
         do {
-            let runs = try ReplaySweep.run(open: open, rates: rates, latencies: latencies) { header in
+            let runs = try ReplaySweep.run(open: open, rates: rates, latencies: latencies, progress: progress) { header in
                 let (pipeline, handles) = try StandardAnalyzers.pipeline(for: header)
                 analyzers = handles
                 return pipeline

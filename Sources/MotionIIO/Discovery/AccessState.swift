@@ -79,13 +79,29 @@ public enum AccessState: Hashable, Sendable {
         }
     }
 
-    /// A udev rule giving group `iio` read/write access to IIO character devices and to the sysfs
+    /// A udev rule giving group `iio` read/write access to the motion IIO devices (accelerometer,
+    /// gyroscope, step counter, activity; not ADCs) and to the sysfs
     /// attributes a capture writes (buffer, scan elements' `_en`, sampling frequency, timestamp
     /// clock, scale): the rule of `contrib/udev/60-motionbatch-iio.rules`, which `scripts/install.sh`
     /// and the Debian package install (a test keeps the two equal).
     public static let udevRule = """
-        ACTION!="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", GROUP="iio", MODE="0660", \\
-          RUN+="/bin/sh -c 'cd /sys%p && chgrp iio buffer/* buffer0/* scan_elements/*_en *sampling_frequency current_timestamp_clock *_scale 2>/dev/null; chmod g+w buffer/* buffer0/* scan_elements/*_en *sampling_frequency current_timestamp_clock *_scale 2>/dev/null; true'"
+        ACTION!="remove", SUBSYSTEM=="iio", KERNEL=="iio:device*", GOTO="motionbatch_iio_check"
+        GOTO="motionbatch_iio_end"
+        LABEL="motionbatch_iio_check"
+        TEST=="in_accel_x_raw", GOTO="motionbatch_iio"
+        TEST=="scan_elements/in_accel_x_en", GOTO="motionbatch_iio"
+        TEST=="in_anglvel_x_raw", GOTO="motionbatch_iio"
+        TEST=="scan_elements/in_anglvel_x_en", GOTO="motionbatch_iio"
+        TEST=="in_steps_input", GOTO="motionbatch_iio"
+        TEST=="in_activity_still_input", GOTO="motionbatch_iio"
+        TEST=="in_activity_walking_input", GOTO="motionbatch_iio"
+        TEST=="in_activity_jogging_input", GOTO="motionbatch_iio"
+        TEST=="in_activity_running_input", GOTO="motionbatch_iio"
+        GOTO="motionbatch_iio_end"
+        LABEL="motionbatch_iio"
+        GROUP="iio", MODE="0660", \\
+          RUN+="/bin/sh -c 'cd /sys%p || exit 1; bad=; for f in buffer/* buffer0/* scan_elements/*_en *sampling_frequency current_timestamp_clock *_scale; do [ -e $$f ] || continue; chgrp iio $$f && chmod g+w $$f || bad=$$bad,$$f; done; [ -z $$bad ] && exit 0; echo motionbatch-udev: %k: not given to group iio: $${bad#,} >&2; logger -p daemon.warning -t motionbatch-udev %k: not given to group iio: $${bad#,} 2>/dev/null; exit 1'"
+        LABEL="motionbatch_iio_end"
         """
 
     /// The state that explains a failed call on `device`, given the fresh probe taken after it
