@@ -255,15 +255,21 @@ public struct ActivityClassifier: Sendable {
         ring.withUnsafeMutableBufferPointer { r in for c in 0..<6 { r[c * Self.width + slot] = p[c] } }
         filled += 1
         let end = (j + 1) * Self.grid
-        guard filled >= Self.width, floorMod(j + 1, Self.hop) == 0 else { return }
-        analyse(endingAt: j, end: end)
+        // From a (re)start, the first windows are shorter (from 2.4 s, the short-gait window, in
+        // steps of four points) until the ring holds a whole window; they count only for gait.
+        guard filled >= Self.firstWindow, floorMod(j + 1, Self.hop) == 0 else { return }
+        analyse(endingAt: j, end: end, points: Swift.min(Self.width, filled / 4 * 4))
     }
 
-    private mutating func analyse(endingAt j: Int64, end: Int64) {
+    /// The shortest window analysed after a (re)start, grid points (2.4 s).
+    static let firstWindow = ActivityFeatures.shortPoints
+
+    private mutating func analyse(endingAt j: Int64, end: Int64, points n: Int) {
         let w = Self.width
-        let first = j - Int64(w) + 1
+        assert(n >= Self.firstWindow && n <= w && n % 4 == 0, "window of \(n) points")
+        let first = j - Int64(n) + 1
         for c in 0..<6 {
-            for i in 0..<w {
+            for i in 0..<n {
                 let slot = Int((((first + Int64(i)) % Int64(w)) + Int64(w)) % Int64(w))
                 unrolled[c][i] = ring[c * w + slot]
             }
@@ -272,19 +278,23 @@ public struct ActivityClassifier: Sendable {
         let f = unrolled[0].withUnsafeBufferPointer { ax in unrolled[1].withUnsafeBufferPointer { ay in unrolled[2].withUnsafeBufferPointer { az in
             unrolled[3].withUnsafeBufferPointer { gx in unrolled[4].withUnsafeBufferPointer { gy in unrolled[5].withUnsafeBufferPointer { gz in
                 scratchV.withUnsafeMutableBufferPointer { v in scratchM.withUnsafeMutableBufferPointer { m in
-                    ActivityFeatures.compute(n: w, ax: ax.baseAddress!, ay: ay.baseAddress!, az: az.baseAddress!,
+                    ActivityFeatures.compute(n: n, ax: ax.baseAddress!, ay: ay.baseAddress!, az: az.baseAddress!,
                                              gx: gx.baseAddress!, gy: gy.baseAddress!, gz: gz.baseAddress!, hasGyro: gyro,
                                              v: v.baseAddress!, m: m.baseAddress!)
                 } }
             } } }
         } } }
         lastFeatures = f
+        let riding = hysteresis.current == .vehicle || hysteresis.current == .cycling
+        let evidence = ActivityEvidence(f, configuration, shortGait: !riding)
+        // A shorter first window counts only for gait (a walk starting at once is found 1.6 s
+        // sooner); anything else waits for a whole window, as it always did.
+        if n < w && evidence.favoured != .walking && evidence.favoured != .running { return }
         windows += 1
         // The first window after a (re)start speaks for the stretch from the start on.
-        let center = lastWindowEnd == nil ? restartedAt : end - Int64(w / 2) * Self.grid
+        let center = lastWindowEnd == nil ? restartedAt : end - Int64(n / 2) * Self.grid
         lastWindowEnd = end
-        let riding = hysteresis.current == .vehicle || hysteresis.current == .cycling
-        if let change = hysteresis.observe(center: center, end: end, ActivityEvidence(f, configuration, shortGait: !riding)) {
+        if let change = hysteresis.observe(center: center, end: end, evidence) {
             changes.append(change)
         }
     }
