@@ -39,6 +39,13 @@ public final class FleetCollector {
         public var sessionExpirySeconds: UInt32 = 7 * 86_400
         /// The largest payload taken, bytes (`--max-payload`); a larger one is rejected unread.
         public var maxPayloadBytes = FleetMessageSchema.defaultMaxPayload
+        /// A loop pass goes on taking messages for this long after its first one before it
+        /// writes them durably and acknowledges them (group commit: one `fsync` pass, one
+        /// acknowledgement per board, for all of them), ns.
+        public var passWindowNanoseconds: Int64 = 50_000_000
+        /// From this many files written in a pass, one `syncfs(2)` of the output directory's
+        /// file system replaces the `fsync` per file (one write-back and one flush for all).
+        public var syncFileSystemFrom = 8
         /// Record when each written batch, event and summary message was `fsync`ed
         /// (``syncLog``; the fleet benchmark's lag).
         public var recordSyncTimes = false
@@ -208,17 +215,28 @@ public final class FleetCollector {
         guard let c = client else { return false }
         var any = false
         var timeout = timeoutMilliseconds
-        for _ in 0..<1000 {
+        var windowEnd: Int64?
+        for _ in 0..<100_000 {
             let events: [MQTTClient.Event]
             do { events = try c.step(timeoutMilliseconds: timeout) } catch {
                 lost("\(error)", now: now)
                 break
             }
+            let t = MonotonicClock.nanoseconds()
+            if events.isEmpty { break }  // everything taken: write now
             timeout = 0
-            if events.isEmpty { break }
             any = true
             for e in events { handle(e, now: now) }
             if client == nil { break }
+            // A steady stream: another window spent taking it, write now.
+            if let end = windowEnd, t >= end + configuration.passWindowNanoseconds { break }
+            if windowEnd == nil {
+                // The first message of the pass: let the window's messages gather in the socket
+                // (one wake-up, not one per message), then take them all.
+                let end = t + configuration.passWindowNanoseconds
+                windowEnd = end
+                MonotonicClock.sleep(until: end)
+            }
         }
         flush()
         return any
@@ -265,6 +283,8 @@ public final class FleetCollector {
     private func connect(now: Int64) {
         var o = MQTTClient.Options(clientID: configuration.clientID)
         o.cleanStart = false
+        // A pass's worth of messages in flight (the window below), not the broker's 20.
+        o.receiveMaximum = 5000
         o.user = configuration.url.user
         o.password = configuration.password
         o.caFile = configuration.url.tls ? configuration.caFile : nil
@@ -422,7 +442,10 @@ public final class FleetCollector {
             }
             let ack = FleetAck(board: board, collector: configuration.clientID, sessions: sessions)
             do {
-                _ = try c.publish(topic: FleetTopics.ack(prefix: configuration.url.prefix, board: board, collector: configuration.clientID), payload: ack.payload, qos: 1, retain: true)
+                // QoS 0: an acknowledgement is cumulative and retained, so a later one (or the
+                // retained one at the board's next connection) replaces a lost one; no PUBACK per
+                // acknowledgement for the collector and the broker to handle.
+                _ = try c.publish(topic: FleetTopics.ack(prefix: configuration.url.prefix, board: board, collector: configuration.clientID), payload: ack.payload, qos: 0, retain: true)
                 acksPublished += 1
             } catch {
                 log("collect: cannot publish the acknowledgement of \(board): \(error)")
@@ -452,10 +475,18 @@ public final class FleetCollector {
             }
         }
         receipts.removeAll()
-        for p in touched {
-            do { try files[p]?.sync() } catch {
-                if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
-                log("collect: fsync \(p) failed: \(error)")
+        if touched.count >= configuration.syncFileSystemFrom, FileDescriptor.canSyncFileSystem, let any = touched.first.flatMap({ files[$0] }) {
+            // One write-back and one flush for every file of the pass.
+            do { try any.syncFileSystem() } catch {
+                for p in touched { if let k = pathKeys[p] { freeze(board: k.board, session: k.session) } }
+                log("collect: syncfs of \(configuration.outputDir) failed: \(error)")
+            }
+        } else {
+            for p in touched {
+                do { try files[p]?.sync() } catch {
+                    if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
+                    log("collect: fsync \(p) failed: \(error)")
+                }
             }
         }
         touched.removeAll()
