@@ -95,6 +95,8 @@ public final class FleetCollector {
     private var chain = SamplesChain()
     /// Per `.ndjson` path, the receipts of `samples` messages to append once their rows are synced.
     private var receipts: [String: (board: String, session: String, directory: String, lines: [String])] = [:]
+    /// Per open session file, its file system (device), for one `syncfs` per file system.
+    private var devices: [String: UInt64] = [:]
     /// Boards with something to acknowledge after the next `fsync`.
     private var ackDirty: Set<String> = []
     /// `board/session` whose writes failed: their acknowledgement stays where it was.
@@ -384,6 +386,7 @@ public final class FleetCollector {
         if !Directory.exists(board) { try Directory.create(board) }
         let f = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_APPEND)
         files[path] = f
+        if let d = try? f.identity().device, d != 0 { devices[path] = d }
         return f
     }
 
@@ -475,11 +478,27 @@ public final class FleetCollector {
             }
         }
         receipts.removeAll()
-        if touched.count >= configuration.syncFileSystemFrom, FileDescriptor.canSyncFileSystem, let any = touched.first.flatMap({ files[$0] }) {
-            // One write-back and one flush for every file of the pass.
-            do { try any.syncFileSystem() } catch {
-                for p in touched { if let k = pathKeys[p] { freeze(board: k.board, session: k.session) } }
-                log("collect: syncfs of \(configuration.outputDir) failed: \(error)")
+        if touched.count >= configuration.syncFileSystemFrom, FileDescriptor.canSyncFileSystem {
+            // One write-back and one flush for every file of the pass: one syncfs per file system
+            // (a board directory may be a mount point of its own); a file whose device is unknown
+            // gets its own fsync.
+            var byDevice: [UInt64: [String]] = [:]
+            for p in touched { byDevice[devices[p] ?? 0, default: []].append(p) }
+            for (device, paths) in byDevice {
+                if device == 0 {
+                    for p in paths {
+                        do { try files[p]?.sync() } catch {
+                            if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
+                            log("collect: fsync \(p) failed: \(error)")
+                        }
+                    }
+                    continue
+                }
+                guard let fd = files[paths[0]] else { continue }
+                do { try fd.syncFileSystem() } catch {
+                    for p in paths { if let k = pathKeys[p] { freeze(board: k.board, session: k.session) } }
+                    log("collect: syncfs of the file system of \(paths[0]) failed: \(error)")
+                }
             }
         } else {
             for p in touched {
@@ -496,7 +515,10 @@ public final class FleetCollector {
             unsyncedLog.removeAll()
         }
         publishAcks()
-        if files.count > Self.maxOpenFiles { files.removeAll() }
+        if files.count > Self.maxOpenFiles {
+            files.removeAll()
+            devices.removeAll()
+        }
         if samples.openCount > Self.maxOpenFiles { samples.closeAll() }
     }
 
@@ -510,6 +532,7 @@ public final class FleetCollector {
             for e in (try? Directory.entries(of: bdir)) ?? [] where e.isRegularFile && e.name.hasSuffix(".ndjson") && e.modified < cutoff {
                 let base = bdir + "/" + String(e.name.dropLast(7))
                 files[base + ".ndjson"] = nil
+                devices[base + ".ndjson"] = nil
                 try? Directory.removeFile(base + ".ndjson")
                 try? Directory.removeFile(base + ".summary.json")
                 let session = String(e.name.dropLast(7))
