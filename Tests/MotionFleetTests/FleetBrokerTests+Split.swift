@@ -78,3 +78,38 @@ extension FleetBrokerTests {
         #expect(outbox.entries.isEmpty, "the outbox is empty (\(outbox.entries.count) left)")
     }
 }
+
+extension FleetBrokerTests {
+    @Test("a collector restarted mid-session continues the samples where its receipts say: every sample collected once, in order",
+          .timeLimit(.minutes(3)))
+    func samplesAcrossCollectorRestart() throws {
+        let broker = try MosquittoBroker()
+        let first = try collector(broker, name: "collector-1", extra: ["--client-id", "keep"])
+        let walk = try syntheticWalk(seconds: 14, in: dir, name: "walk14.csv")
+        let b = try board(broker, user: "b1", id: "b1", file: walk, pace: "realtime", extra: ["--publish-samples"])
+        usleep(5_000_000)
+        first.signal(SIGTERM)
+        #expect(first.wait(seconds: 10) == 0, "\(first.stderr)")
+        usleep(1_000_000)
+        let second = try collector(broker, name: "collector-2", extra: ["--client-id", "keep", "--stats-json", "stats2.json"])
+        #expect(b.wait(seconds: 60) == 0, "\(b.stderr)")
+        usleep(1_000_000)
+        second.signal(SIGTERM)
+        #expect(second.wait(seconds: 10) == 0, "\(second.stderr)")
+        #expect(!b.stderr.contains("stay in the outbox"), "everything acknowledged: \(b.stderr.suffix(300))")
+        let own = ndjsonObjects(b.stdout)
+        try expectExactlyOnce(board: "b1", own: own)
+        let session = try #require(own.first?["session"] as? String)
+        var got: [Sample] = []
+        for name in ["\(session).samples.csv", "\(session).samples-2.csv"] {
+            let path = dir.appendingPathComponent("collected/b1/\(name)").path
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let r = try RecordingReader(path: path)
+            while let chunk = try r.next() { got += chunk.samples }
+        }
+        let source = try RecordingReader(path: walk)
+        var want: [Sample] = []
+        while let chunk = try source.next() { want += chunk.samples }
+        #expect(got.count == want.count && got == want, "the two collectors' parts hold the source's samples once, in order (\(got.count) of \(want.count))")
+    }
+}
