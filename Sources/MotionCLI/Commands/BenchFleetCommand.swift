@@ -22,7 +22,8 @@ enum BenchFleetCommand {
             discussion: """
             Needs a broker at URL (mqtt://127.0.0.1:PORT/PREFIX, anonymous; contrib/mosquitto/bench-fleet.sh \
             starts one). The collector writes into DIR/collected (default: a new directory under /tmp, \
-            removed at the end unless --keep); the boards' outboxes go to --outbox-dir (default \
+            removed at the end unless --keep; where /tmp is a tmpfs give a DIR on a disk, or the fsyncs \
+            cost nothing); the boards' outboxes go to --outbox-dir (default \
             /dev/shm/motionbatch-bench-PID when /dev/shm exists: one disk for a thousand boards' fsyncs \
             is not a fleet's). Stops by itself: after the sending, at most --drain seconds for the \
             collector to have everything. JSON keys: boards, connected, seconds, sent, written, lost, \
@@ -51,21 +52,29 @@ enum BenchFleetCommand {
         let seconds = try args.int("seconds", rule: InputLimits.positiveCount.narrowed(to: 1...3600)) ?? 60
         let drain = try args.int("drain", rule: InputLimits.positiveCount.narrowed(to: 1...3600)) ?? 30
         let pid = getpid()
-        let dir = args.string("dir") ?? NSTemporaryDirectory() + "motionbatch-bench-fleet-\(pid)"
+        let givenDir = args.string("dir")
+        let dir = givenDir ?? NSTemporaryDirectory() + "motionbatch-bench-fleet-\(pid)"
         let outboxes = args.string("outbox-dir") ?? (Directory.exists("/dev/shm") ? "/dev/shm/motionbatch-bench-\(pid)" : dir + "/outboxes")
+        // Only what the benchmark creates is removed at the end: nothing that was there before.
+        for d in [dir + "/collected", outboxes] where Directory.exists(d) {
+            throw CLIError.failure("\(d) exists: the benchmark writes (and removes) a directory of its own there; give another --dir or --outbox-dir")
+        }
         do { try Directory.create(dir) } catch { throw CLIError.failure("cannot create \(dir): \(error)") }
         var c = FleetBenchmark.Configuration(url: url, outputDir: dir + "/collected", outboxDir: outboxes)
         c.boards = boards
         c.seconds = seconds
         c.drainSeconds = drain
+        let keep = args.flag("keep")
+        defer {
+            if !keep {
+                try? FileManager.default.removeItem(atPath: outboxes)
+                try? FileManager.default.removeItem(atPath: dir + "/collected")
+                if givenDir == nil { try? FileManager.default.removeItem(atPath: dir) }
+            }
+        }
         let r: FleetBenchmark.Result
         // Two threads log (the boards' and the collector's): whole lines, straight to stderr.
         do { r = try FleetBenchmark.run(c) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } } catch { throw CLIError.failure("\(error)") }
-        if !args.flag("keep") {
-            try? FileManager.default.removeItem(atPath: outboxes)
-            try? FileManager.default.removeItem(atPath: dir + "/collected")
-            if args.string("dir") == nil { try? FileManager.default.removeItem(atPath: dir) }
-        }
         let met = r.lost == 0 && r.collectorCPUPerMessageMicroseconds <= targetCPUPerMessageMicroseconds && r.lagP99Seconds <= targetLagP99Seconds
         if args.flag("json") {
             io.out(JSONValue.object([
