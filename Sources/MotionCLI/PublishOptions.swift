@@ -7,7 +7,7 @@ import MotionSession
 /// parsed into a ``MotionFleet/FleetPublisher/Configuration``.
 enum PublishOptions {
     /// `--publish`, `--board-id`, `--password-file`, `--ca-file`, `--insecure`, `--outbox`,
-    /// `--outbox-max`, `--ack`, `--reconnect-max`, `--publish-samples`.
+    /// `--outbox-max`, `--ack`, `--reconnect-max`, `--publish-samples`, `--max-payload`.
     static let options: [OptionSpec] = [
         .option("publish", value: "URL", help: "Publish every batch, event and the summary to an MQTT broker: mqtt://[USER@]HOST[:PORT]/PREFIX (loopback only unless --insecure) or mqtts://... with --ca-file. Topics and schema: docs/fleet.md."),
         .option("board-id", value: "ID", help: "The board's id in the topics (1-64 of A-Z a-z 0-9 - _). Default: a pseudonym derived from /etc/machine-id (not the hostname or a MAC address)."),
@@ -19,6 +19,7 @@ enum PublishOptions {
         .option("ack", value: "MODE", help: "Who must acknowledge a message before it leaves the outbox: collector (default: a collector wrote it to disk; end to end) or broker (the broker took it: the weaker guarantee, for a fleet without a collector)."),
         .flag("publish-samples", help: "With --publish: also publish each batch's samples to PREFIX/<board-id>/samples (the recording's rows; docs/fleet.md, \"Samples\"); collect writes them as a recording."),
         .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
+        .option("max-payload", value: "SIZE", help: "With --publish: the largest message sent (1K to 1G, default 32M: collect --max-payload's default and contrib's message_size_limit); a batch's samples are split into several messages to stay within it."),
     ]
 
     /// The configuration, nil without `--publish`.
@@ -28,7 +29,7 @@ enum PublishOptions {
     static func configuration(_ args: ParsedArguments, session: String, latencySeconds: Double,
                               defaultOutbox: (String) -> String?) throws(CLIError) -> FleetPublisher.Configuration? {
         guard let text = args.string("publish") else {
-            for o in ["board-id", "password-file", "ca-file", "outbox", "outbox-max", "reconnect-max", "ack"] where args.string(o) != nil {
+            for o in ["board-id", "password-file", "ca-file", "outbox", "outbox-max", "reconnect-max", "ack", "max-payload"] where args.string(o) != nil {
                 throw .usage("'--\(o)' needs '--publish URL'.")
             }
             if args.flag("publish-samples") { throw .usage("'--publish-samples' needs '--publish URL'.") }
@@ -59,9 +60,19 @@ enum PublishOptions {
             case .failure(let e): throw .usage("The value \(e) is invalid for '--outbox-max'.")
             }
         }
+        if let m = args.string("max-payload") { c.maxPayloadBytes = try maxPayload(m) }
         if let r = try args.double("reconnect-max", rule: InputLimits.duration.narrowed(to: 1...3600)) { c.settings.reconnectMaxNanoseconds = Int64(r * 1e9) }
         c.keepaliveSeconds = max(60, Int((3 * latencySeconds).rounded(.up)))
         return c
+    }
+
+    /// A `--max-payload` value (1K to 1G), for `collect` and the publishing side alike.
+    static func maxPayload(_ m: String) throws(CLIError) -> Int {
+        switch SessionQuantity.parse(m) {
+        case .success(.size(let b)) where b >= 1024 && b <= 1 << 30: return Int(b)
+        case .success: throw .usage("The value '\(DiagnosticText.escaped(m.utf8))' is invalid for '--max-payload': expected a size from 1K to 1G, such as 32M.")
+        case .failure(let e): throw .usage("The value \(e) is invalid for '--max-payload'.")
+        }
     }
 
     /// The broker URL of `text`, checked against the privacy rule.

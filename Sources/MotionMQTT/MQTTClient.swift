@@ -23,6 +23,11 @@ public final class MQTTClient {
         public var caFile: String?
         /// The last will: topic, payload, retained (QoS 1).
         public var will: (topic: String, payload: String, retain: Bool)?
+        /// QoS 1 messages the broker may send before this client acknowledged them (MQTT v5
+        /// Receive Maximum, 1...65535; nil: libmosquitto's 20). A collector taking many
+        /// boards raises it, so that the broker does not queue (and, past its
+        /// `max_queued_messages`, drop) while it writes a pass.
+        public var receiveMaximum: Int?
         /// Creates options.
         public init(clientID: String) { self.clientID = clientID }
     }
@@ -46,6 +51,7 @@ public final class MQTTClient {
     private let handle: OpaquePointer
     private var events: [Event] = []
     private var disconnecting = false
+    private let tls: Bool
 
     private static let initialized: Int32 = mosquitto_lib_init()
 
@@ -57,8 +63,12 @@ public final class MQTTClient {
             throw MQTTError.library(Int32(MOSQ_ERR_ERRNO.rawValue), "mosquitto_new")
         }
         handle = h
+        tls = options.caFile != nil
         mosquitto_user_data_set(h, Unmanaged.passUnretained(self).toOpaque())
         try check(mosquitto_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "mosquitto_int_option(PROTOCOL_VERSION)")
+        if let r = options.receiveMaximum {
+            try check(mosquitto_int_option(h, MOSQ_OPT_RECEIVE_MAXIMUM, Int32(min(max(r, 1), 65535))), "mosquitto_int_option(RECEIVE_MAXIMUM)")
+        }
         if let u = options.user { try check(mosquitto_username_pw_set(h, u, options.password), "mosquitto_username_pw_set") }
         if let ca = options.caFile {
             guard access(ca, R_OK) == 0 else {
@@ -133,7 +143,12 @@ public final class MQTTClient {
     /// - Returns: what happened, in order.
     /// - Throws: ``MQTTError`` when the connection failed (also reported as `.disconnected`).
     public func step(timeoutMilliseconds: Int = 0) throws(MQTTError) -> [Event] {
-        let rc = mosquitto_loop(handle, Int32(timeoutMilliseconds), 1)
+        let fd = mosquitto_socket(handle)
+        // mosquitto_loop waits with select(2), which refuses a descriptor at or above
+        // FD_SETSIZE (MOSQ_ERR_INVAL): a process with many files or connections (a collector
+        // with many boards' files open, the fleet benchmark) waits with poll(2) and runs the
+        // loop's read, write and housekeeping steps itself.
+        let rc = fd >= Self.selectLimit ? pollStep(fd, timeoutMilliseconds: timeoutMilliseconds) : mosquitto_loop(handle, Int32(timeoutMilliseconds), 1)
         let out = events
         events.removeAll()
         if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
@@ -142,6 +157,27 @@ public final class MQTTClient {
             throw e
         }
         return out
+    }
+
+    /// The descriptors select(2) takes (FD_SETSIZE).
+    static let selectLimit: Int32 = 1024
+
+    /// mosquitto_loop's steps with poll(2): wait for the socket (readable, or writable when
+    /// something waits to be written), read, write, then the keepalive housekeeping.
+    private func pollStep(_ fd: Int32, timeoutMilliseconds: Int) -> Int32 {
+        var p = pollfd(fd: fd, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0)
+        let n = poll(&p, 1, Int32(timeoutMilliseconds))
+        if n < 0 { return errno == EINTR ? Int32(MOSQ_ERR_SUCCESS.rawValue) : Int32(MOSQ_ERR_ERRNO.rawValue) }
+        if tls || p.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+            // TLS may hold decrypted data the socket no longer shows: always read (EAGAIN is no error).
+            let rc = mosquitto_loop_read(handle, 1)
+            if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) || mosquitto_socket(handle) < 0 { return rc }
+        }
+        if p.revents & Int16(POLLOUT) != 0 {
+            let rc = mosquitto_loop_write(handle, 1)
+            if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) || mosquitto_socket(handle) < 0 { return rc }
+        }
+        return mosquitto_loop_misc(handle)
     }
 
     /// Queues a publication (`mosquitto_publish`, written at once when the socket allows).

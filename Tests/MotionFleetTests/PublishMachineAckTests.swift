@@ -164,4 +164,24 @@ struct PublishMachineAckTests {
         #expect(l.logs.contains(.repeated(what: "refused fleet/b1/batch", count: 2, total: nil)))
         #expect(count { if case .repeated = $0 { true } else { false } } == 2, "nothing new, nothing logged")
     }
+
+    @Test("the issue's reproduction 5: compaction many times over is logged once, then counted at most once a minute")
+    func compactionLoggedOnce() {
+        var s = PublishMachine.Settings(ack: .broker)
+        s.compactAboveBytes = 512
+        var l = SimulatedLink(s)
+        l.feed(.wake(now: 0))
+        l.feed(.connected(now: 0))
+        var compactions = 0
+        for t in 1...300 {
+            Self.send(&l, t...t)
+            let actions = l.feed(.wake(now: Int64(t) * Self.second / 10))
+            compactions += actions.filter { if case .compact = $0 { true } else { false } }.count
+            Self.brokerTakes(&l)
+        }
+        #expect(compactions > 5, "the journal was compacted many times (\(compactions))")
+        #expect(l.logs.filter { if case .compacted = $0 { true } else { false } }.count == 1, "one line when it starts")
+        l.feed(.wake(now: 100 * Self.second))
+        #expect(l.logs.contains { if case .repeated(what: "compacted", _, _) = $0 { true } else { false } }, "then a count")
+    }
 }

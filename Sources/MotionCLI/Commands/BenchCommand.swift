@@ -21,6 +21,7 @@ enum BenchCommand {
             parse,
             BenchStepsCommand.spec,
             BenchActivityCommand.spec,
+            BenchFleetCommand.spec,
         ]
     }
 

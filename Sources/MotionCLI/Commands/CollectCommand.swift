@@ -76,13 +76,7 @@ enum CollectCommand {
         }
         let duration = try args.double("duration", rule: InputLimits.positiveDuration.narrowed(to: 0...31_536_000))
         if let r = try args.double("reconnect-max", rule: InputLimits.duration.narrowed(to: 1...3600)) { c.reconnectMaxNanoseconds = Int64(r * 1e9) }
-        if let m = args.string("max-payload") {
-            switch SessionQuantity.parse(m) {
-            case .success(.size(let b)) where b >= 1024 && b <= 1 << 30: c.maxPayloadBytes = Int(b)
-            case .success: throw CLIError.usage("The value '\(DiagnosticText.escaped(m.utf8))' is invalid for '--max-payload': expected a size from 1K to 1G, such as 32M.")
-            case .failure(let e): throw CLIError.usage("The value \(e) is invalid for '--max-payload'.")
-            }
-        }
+        if let m = args.string("max-payload") { c.maxPayloadBytes = try PublishOptions.maxPayload(m) }
         let statsPath = args.string("stats-json")
         do { try SignalPipe.install([SIGINT, SIGTERM]) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         let localIO = io
@@ -115,7 +109,8 @@ enum CollectCommand {
             ("received", .number(k.received)), ("written", .number(k.accepted)), ("duplicates", .number(k.duplicates)),
             ("rejected", .number(k.rejected)),
             ("rejected_by_reason", .object(FleetMessageSchema.Reason.allCases.sorted().map { ($0.rawValue, .number(c.rejections.counts[$0] ?? 0)) })),
-            ("skipped_lines", .number(k.skippedLines)), ("expired_session_files", .number(k.expired)), ("cpu_s", .number(cpuSeconds)),
+            ("skipped_lines", .number(k.skippedLines)), ("expired_session_files", .number(k.expired)),
+            ("samples_after_gap", .number(k.samplesAfterGap)), ("cpu_s", .number(cpuSeconds)),
         ])
     }
 

@@ -39,6 +39,16 @@ public final class FleetCollector {
         public var sessionExpirySeconds: UInt32 = 7 * 86_400
         /// The largest payload taken, bytes (`--max-payload`); a larger one is rejected unread.
         public var maxPayloadBytes = FleetMessageSchema.defaultMaxPayload
+        /// A loop pass goes on taking messages for this long after its first one before it
+        /// writes them durably and acknowledges them (group commit: one `fsync` pass, one
+        /// acknowledgement per board, for all of them), ns.
+        public var passWindowNanoseconds: Int64 = 50_000_000
+        /// From this many files written in a pass, one `syncfs(2)` of the output directory's
+        /// file system replaces the `fsync` per file (one write-back and one flush for all).
+        public var syncFileSystemFrom = 8
+        /// Record when each written batch, event and summary message was `fsync`ed
+        /// (``syncLog``; the fleet benchmark's lag).
+        public var recordSyncTimes = false
 
         /// Creates a configuration.
         public init(url: FleetURL, outputDir: String) {
@@ -61,6 +71,9 @@ public final class FleetCollector {
         public var expired = 0
         /// Lines of the collected files that are not fleet messages (skipped at start).
         public var skippedLines = 0
+        /// `samples` messages not written because one before them is missing (``SamplesChain``:
+        /// the board sends them again after the missing one).
+        public var samplesAfterGap = 0
     }
 
     /// The configuration.
@@ -74,8 +87,16 @@ public final class FleetCollector {
     private let log: (String) -> Void
     private var client: MQTTClient?
     private var lastStatus: [String: String] = [:]
-    /// Per board, its sessions written most recently (oldest first, at most ``FleetAck/maxSessions``).
+    /// Per board, its sessions written most recently (oldest first, at most ``FleetAck/recentSessions``).
     private var recent: [String: [String]] = [:]
+    /// Per board, the sessions written since its last acknowledgement (oldest first): all are
+    /// named in the next one (up to ``FleetAck/maxSessions``; the rest in the one after).
+    private var unacknowledged: [String: [String]] = [:]
+    private var chain = SamplesChain()
+    /// Per `.ndjson` path, the receipts of `samples` messages to append once their rows are synced.
+    private var receipts: [String: (board: String, session: String, directory: String, lines: [String])] = [:]
+    /// Per open session file, its file system (device), for one `syncfs` per file system.
+    private var devices: [String: UInt64] = [:]
     /// Boards with something to acknowledge after the next `fsync`.
     private var ackDirty: Set<String> = []
     /// `board/session` whose writes failed: their acknowledgement stays where it was.
@@ -84,6 +105,16 @@ public final class FleetCollector {
     private var pathKeys: [String: (board: String, session: String)] = [:]
     /// Acknowledgements published.
     public private(set) var acksPublished = 0
+    /// With ``Configuration/recordSyncTimes``: each written batch, event and summary message
+    /// (board, sequence number) and the monotonic time (ns) its `fsync` ended.
+    public private(set) var syncLog: [(board: String, sequence: Int, syncedAt: Int64)] = []
+    private var unsyncedLog: [(board: String, sequence: Int)] = []
+    /// Session files kept open at most (a quarter of the descriptor limit, 64...4096).
+    static let maxOpenFiles: Int = {
+        var r = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &r) == 0 else { return 256 }
+        return Int(min(max(r.rlim_cur / 4, 64), 4096))
+    }()
     private var failures = 0
     private var retryAt: Int64 = .min
     private var lastProblem: String?
@@ -127,6 +158,11 @@ public final class FleetCollector {
                 do { bytes = try FileDescriptor.openForReading(path).readToEnd() } catch { throw .io("cannot read \(path): \(error)") }
                 let lines = FleetNDJSON.parse(bytes, file: path, board: b.name)
                 for m in lines.messages { _ = ledger.take(board: b.name, session: session, sequence: m.sequence) }
+                for r in lines.samples {
+                    let parts = FleetAck.count(r.node["parts"]).map { max($0, 1) } ?? 1
+                    let part = FleetAck.count(r.node["part"]).map { min(max($0, 1), parts) } ?? 1
+                    chain.advance(b.name + "/" + session, to: SamplesChain.Position(sequence: r.sequence, part: part, parts: parts))
+                }
                 for s in lines.skipped {
                     counters.skippedLines += 1
                     if counters.skippedLines <= Self.skippedLinesLogged { log("collect: warning: \(s) (line skipped)") }
@@ -181,17 +217,28 @@ public final class FleetCollector {
         guard let c = client else { return false }
         var any = false
         var timeout = timeoutMilliseconds
-        for _ in 0..<1000 {
+        var windowEnd: Int64?
+        for _ in 0..<100_000 {
             let events: [MQTTClient.Event]
             do { events = try c.step(timeoutMilliseconds: timeout) } catch {
                 lost("\(error)", now: now)
                 break
             }
+            let t = MonotonicClock.nanoseconds()
+            if events.isEmpty { break }  // everything taken: write now
             timeout = 0
-            if events.isEmpty { break }
             any = true
             for e in events { handle(e, now: now) }
             if client == nil { break }
+            // A steady stream: another window spent taking it, write now.
+            if let end = windowEnd, t >= end + configuration.passWindowNanoseconds { break }
+            if windowEnd == nil {
+                // The first message of the pass: let the window's messages gather in the socket
+                // (one wake-up, not one per message), then take them all.
+                let end = t + configuration.passWindowNanoseconds
+                windowEnd = end
+                MonotonicClock.sleep(until: end)
+            }
         }
         flush()
         return any
@@ -238,6 +285,8 @@ public final class FleetCollector {
     private func connect(now: Int64) {
         var o = MQTTClient.Options(clientID: configuration.clientID)
         o.cleanStart = false
+        // A pass's worth of messages in flight (the window below), not the broker's 20.
+        o.receiveMaximum = 5000
         o.user = configuration.url.user
         o.password = configuration.password
         o.caFile = configuration.url.tls ? configuration.caFile : nil
@@ -278,6 +327,7 @@ public final class FleetCollector {
             do {
                 let fd = try file(path, board: bdir)
                 try fd.write(Array((m.payload + "\n").utf8))
+                if configuration.recordSyncTimes { unsyncedLog.append((m.board, m.sequence)) }
                 touched.insert(path)
                 pathKeys[path] = (m.board, m.session)
             } catch {
@@ -291,18 +341,32 @@ public final class FleetCollector {
         }
     }
 
-    /// A `samples` message: deduplicated by its sequence number (apart from the session's other
-    /// messages, whose numbers it shares) and by its timestamps, then appended to the recording.
+    /// A `samples` message: written only when it is the session's next one (``SamplesChain``:
+    /// its `prev_seq` and `part`; after a gap it waits for the board to send the missing one),
+    /// and only when its samples are after the recording's (a redelivery after a restart), then
+    /// appended to the recording; its receipt goes to the session's `.ndjson` after the rows'
+    /// `fsync` (``flush()``).
     private func receiveSamples(_ m: ReceivedMessage, directory: String) {
         noteWritten(board: m.board, session: m.session)
-        guard ledger.take(board: m.board, session: m.session + "/samples", sequence: m.sequence) else { counters.duplicates += 1; return }
         let name = "\(m.board)/samples seq \(m.sequence) of session \(m.session)"
+        let key = m.board + "/" + m.session
         do {
             let decoded = try FleetSamples.decode(m.payload, name: name)
+            switch chain.judge(key, sequence: m.sequence, part: decoded.part, parts: decoded.parts, previous: decoded.previous) {
+            case .duplicate: counters.duplicates += 1; return
+            case .gap: counters.samplesAfterGap += 1; return
+            case .next: break
+            }
             switch try samples.append(decoded, board: m.board, session: m.session, directory: directory) {
             case .written: counters.accepted += 1
             case .duplicate: counters.duplicates += 1
             }
+            chain.advance(key, to: SamplesChain.Position(sequence: m.sequence, part: decoded.part, parts: decoded.parts))
+            var receipt: [(String, JSONValue)] = [("schema", .number(FleetMessage.schemaVersion)), ("board", .string(m.board)), ("type", .string("samples")),
+                                                  ("session", .string(m.session)), ("seq", .number(m.sequence)), ("part", .number(decoded.part)),
+                                                  ("parts", .number(decoded.parts)), ("count", .number(decoded.samples.count))]
+            if let p = decoded.previous { receipt.append(("prev_seq", .number(p))) }
+            receipts[directory + "/" + m.session + ".ndjson", default: (m.board, m.session, directory, [])].lines.append(JSONValue.object(receipt).serialized())
         } catch let e as FleetError {
             reject(.samples, "\(e)", now: MonotonicClock.nanoseconds())
         } catch {
@@ -322,6 +386,7 @@ public final class FleetCollector {
         if !Directory.exists(board) { try Directory.create(board) }
         let f = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_APPEND)
         files[path] = f
+        if let d = try? f.identity().device, d != 0 { devices[path] = d }
         return f
     }
 
@@ -337,11 +402,12 @@ public final class FleetCollector {
     /// `board`'s `session` is (or will be, at the next `fsync`) written: acknowledge it then.
     private func noteWritten(board: String, session: String) {
         ackDirty.insert(board)
+        if unacknowledged[board]?.last != session, !(unacknowledged[board]?.contains(session) ?? false) { unacknowledged[board, default: []].append(session) }
         var list = recent[board] ?? []
         if list.last != session {
             list.removeAll { $0 == session }
             list.append(session)
-            if list.count > FleetAck.maxSessions { list.removeFirst(list.count - FleetAck.maxSessions) }
+            if list.count > FleetAck.recentSessions { list.removeFirst(list.count - FleetAck.recentSessions) }
             recent[board] = list
         }
     }
@@ -355,43 +421,105 @@ public final class FleetCollector {
     /// Publishes (retained) each touched board's acknowledgement: what is now `fsync`ed.
     private func publishAcks() {
         guard let c = client, !ackDirty.isEmpty else { return }
+        var again: Set<String> = []
         for board in ackDirty.sorted() {
-            let sessions = (recent[board] ?? []).map { s -> FleetAck.Session in
+            // Every session written since the last acknowledgement (a board resending many
+            // sessions' messages has each named), then the most recent others.
+            var names = unacknowledged[board] ?? []
+            if names.count > FleetAck.maxSessions {
+                unacknowledged[board] = Array(names[FleetAck.maxSessions...])
+                names = Array(names[..<FleetAck.maxSessions])
+                again.insert(board)
+            } else {
+                unacknowledged[board] = nil
+            }
+            for s in (recent[board] ?? []).reversed() where names.count < FleetAck.maxSessions && !names.contains(s) { names.append(s) }
+            let sessions = names.map { s -> FleetAck.Session in
                 let key = board + "/" + s
                 if let f = frozen[key] { return f }
+                let samplesAt = chain.acknowledged(key)
                 let a = FleetAck.Session(session: s, sequence: ledger.contiguous(board: board, session: s),
-                                         samplesSequence: ledger.highest(board: board, session: s + "/samples"))
+                                         samplesSequence: samplesAt.sequence, samplesPart: samplesAt.part)
                 lastAck[key] = a
                 return a
             }
             let ack = FleetAck(board: board, collector: configuration.clientID, sessions: sessions)
             do {
-                _ = try c.publish(topic: FleetTopics.ack(prefix: configuration.url.prefix, board: board, collector: configuration.clientID), payload: ack.payload, qos: 1, retain: true)
+                // QoS 0: an acknowledgement is cumulative and retained, so a later one (or the
+                // retained one at the board's next connection) replaces a lost one; no PUBACK per
+                // acknowledgement for the collector and the broker to handle.
+                _ = try c.publish(topic: FleetTopics.ack(prefix: configuration.url.prefix, board: board, collector: configuration.clientID), payload: ack.payload, qos: 0, retain: true)
                 acksPublished += 1
             } catch {
                 log("collect: cannot publish the acknowledgement of \(board): \(error)")
                 return
             }
         }
-        ackDirty.removeAll()
+        ackDirty = again
     }
 
     private func flush() {
-        for p in touched {
-            do { try files[p]?.sync() } catch {
-                if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
-                log("collect: fsync \(p) failed: \(error)")
-            }
-        }
-        touched.removeAll()
+        // The samples' rows first, then their receipts (so a receipt on disk means its rows are).
+        var failed: Set<String> = []
         for p in samples.sync() {
+            failed.insert(p.key)
             let parts = p.key.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2 { freeze(board: parts[0], session: parts[1]) }
             log("collect: \(p.problem)")
         }
+        for (path, r) in receipts where !failed.contains(r.board + "/" + r.session) {
+            do {
+                try file(path, board: r.directory).write(Array((r.lines.joined(separator: "\n") + "\n").utf8))
+                touched.insert(path)
+                pathKeys[path] = (r.board, r.session)
+            } catch {
+                freeze(board: r.board, session: r.session)
+                log("collect: writing \(path) failed: \(error)")
+            }
+        }
+        receipts.removeAll()
+        if touched.count >= configuration.syncFileSystemFrom, FileDescriptor.canSyncFileSystem {
+            // One write-back and one flush for every file of the pass: one syncfs per file system
+            // (a board directory may be a mount point of its own); a file whose device is unknown
+            // gets its own fsync.
+            var byDevice: [UInt64: [String]] = [:]
+            for p in touched { byDevice[devices[p] ?? 0, default: []].append(p) }
+            for (device, paths) in byDevice {
+                if device == 0 {
+                    for p in paths {
+                        do { try files[p]?.sync() } catch {
+                            if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
+                            log("collect: fsync \(p) failed: \(error)")
+                        }
+                    }
+                    continue
+                }
+                guard let fd = files[paths[0]] else { continue }
+                do { try fd.syncFileSystem() } catch {
+                    for p in paths { if let k = pathKeys[p] { freeze(board: k.board, session: k.session) } }
+                    log("collect: syncfs of the file system of \(paths[0]) failed: \(error)")
+                }
+            }
+        } else {
+            for p in touched {
+                do { try files[p]?.sync() } catch {
+                    if let k = pathKeys[p] { freeze(board: k.board, session: k.session) }
+                    log("collect: fsync \(p) failed: \(error)")
+                }
+            }
+        }
+        touched.removeAll()
+        if !unsyncedLog.isEmpty {
+            let t = MonotonicClock.nanoseconds()
+            syncLog += unsyncedLog.map { ($0.board, $0.sequence, t) }
+            unsyncedLog.removeAll()
+        }
         publishAcks()
-        if files.count > 256 { files.removeAll() }
-        if samples.openCount > 256 { samples.closeAll() }
+        if files.count > Self.maxOpenFiles {
+            files.removeAll()
+            devices.removeAll()
+        }
+        if samples.openCount > Self.maxOpenFiles { samples.closeAll() }
     }
 
     private func applyRetention(now: Int64) {
@@ -404,6 +532,7 @@ public final class FleetCollector {
             for e in (try? Directory.entries(of: bdir)) ?? [] where e.isRegularFile && e.name.hasSuffix(".ndjson") && e.modified < cutoff {
                 let base = bdir + "/" + String(e.name.dropLast(7))
                 files[base + ".ndjson"] = nil
+                devices[base + ".ndjson"] = nil
                 try? Directory.removeFile(base + ".ndjson")
                 try? Directory.removeFile(base + ".summary.json")
                 let session = String(e.name.dropLast(7))
@@ -411,6 +540,7 @@ public final class FleetCollector {
                     try? Directory.removeFile(bdir + "/" + f.name)
                 }
                 samples.forget(board: b.name, session: session)
+                chain.forget(b.name + "/" + session)
                 counters.expired += 1
                 log("collect: deleted \(b.name)/\(e.name) (older than the retention)")
             }

@@ -28,8 +28,13 @@ public struct FleetNDJSON {
         public var description: String { "\(file):\(line): \(problem)" }
     }
 
-    /// The messages, in file order.
+    /// The messages, in file order (batch, event and summary messages).
     public var messages: [Line] = []
+    /// The collector's receipts of `samples` messages (their rows are in the samples
+    /// recording; the receipt, written after the rows' `fsync`, keeps the session's
+    /// ``SamplesChain`` position across a restart): `type` "samples", `seq`, `part`, `parts`,
+    /// `prev_seq`, `count`.
+    public var samples: [Line] = []
     /// The lines skipped.
     public var skipped: [Skipped] = []
     /// Bytes of a torn final line.
@@ -48,7 +53,12 @@ public struct FleetNDJSON {
             let line = Array(bytes[start..<nl])
             start = nl + 1
             switch FleetMessageSchema.check(line, board: board, kind: nil) {
-            case .success(let m): out.messages.append(Line(type: m.type, sequence: m.sequence, node: m.node))
+            case .success(let m):
+                if m.type == FleetMessage.Kind.samples.rawValue {
+                    out.samples.append(Line(type: m.type, sequence: m.sequence, node: m.node))
+                } else {
+                    out.messages.append(Line(type: m.type, sequence: m.sequence, node: m.node))
+                }
             case .failure(let r): out.skipped.append(Skipped(file: file, line: n, problem: r.problem))
             }
         }

@@ -24,6 +24,9 @@ public final class FleetPublisher {
         public var outboxPath: String
         /// Whether each batch's samples are published too (`--publish-samples`; the observer's part).
         public var publishSamples = false
+        /// The largest payload sent (`--max-payload`, the collector's and the broker's limit):
+        /// `samples` messages are split to stay within it.
+        public var maxPayloadBytes = FleetMessageSchema.defaultMaxPayload
         /// The machine's settings.
         public var settings = PublishMachine.Settings()
         /// The MQTT keepalive, s: at least the batch latency (so that it never needs a wake-up of its own).

@@ -7,7 +7,7 @@ import MotionSystem
 /// summary become a fleet message (``FleetMessage``; the same objects as `--ndjson`), the
 /// pauses and losses the board's retained status; with ``samples`` set (`--publish-samples`),
 /// each batch's samples too (``FleetSamples``, after the batch message, with its sequence
-/// number). The publisher's wake-up runs in the batch's (and the event's) own wake-up.
+/// number; split into parts that keep within the publisher's `maxPayloadBytes`). The publisher's wake-up runs in the batch's (and the event's) own wake-up.
 public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
     /// Who is told as well.
     public var inner: Inner
@@ -19,6 +19,8 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
     public let samples: SensorSet?
     /// The last sequence number published (batches, events and the summary share it).
     public private(set) var lastSequence = 0
+    /// The sequence number of the last `samples` message published (0: none yet).
+    public private(set) var lastSamplesSequence = 0
 
     /// Creates the observer; the board is announced `online`.
     /// - Parameter samples: the sensors whose samples are published with each batch (nil: none).
@@ -49,7 +51,10 @@ public struct PublishingObserver<Inner: SessionObserver>: SessionObserver {
         publisher.send(FleetMessage.wrap(.batch, board: board, report.json))
         if let sensors = samples {
             do throws(FleetError) {
-                publisher.send(try FleetSamples.message(batch, sensors: sensors, board: board, session: session, sequence: report.sequence))
+                let parts = try FleetSamples.messages(batch, sensors: sensors, board: board, session: session, sequence: report.sequence,
+                                                      previous: lastSamplesSequence, maxPayload: publisher.configuration.maxPayloadBytes)
+                for m in parts { publisher.send(m) }
+                lastSamplesSequence = report.sequence
             } catch {
                 publisher.report(.samplesSkipped(sequence: report.sequence, problem: error.description))
             }

@@ -22,12 +22,16 @@ public struct OutboxEntry: Sendable, Equatable {
         self.atBroker = atBroker
     }
 
-    /// Its session id and sequence number, read from the payload (nil for a payload without them).
-    public var position: (session: String, sequence: Int)? {
-        guard let node = try? JSONReader.parse(Array(payload.utf8), maxBytes: FleetMessageSchema.defaultMaxPayload),
+    /// Its session id, sequence number and part (a `samples` message's `part`, else 1), read
+    /// from the payload (nil for a payload without them).
+    public var position: (session: String, sequence: Int, part: Int)? {
+        let bytes = Array(payload.utf8)
+        guard let node = try? JSONReader.parse(bytes, maxBytes: max(bytes.count, 1)),
               case .string(let session)? = node["session"]?.value, case .number(let seq)? = node["seq"]?.value,
               seq >= 1, seq <= Double(FleetMessageSchema.maxSequence), seq.rounded() == seq else { return nil }
-        return (session, Int(seq))
+        var part = 1
+        if case .number(let p)? = node["part"]?.value, p >= 1, p <= Double(FleetSamples.maxSamples), p.rounded() == p { part = Int(p) }
+        return (session, Int(seq), part)
     }
 
     /// Its size in the journal (the `+` line), bytes.

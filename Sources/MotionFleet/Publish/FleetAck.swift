@@ -3,10 +3,11 @@ import MotionCore
 /// A collector's end-to-end acknowledgement of one board (docs/fleet.md, "End-to-end
 /// acknowledgement"): retained on `PREFIX/_ack/<board>/<collector>` (``FleetTopics/ack(prefix:board:collector:)``),
 /// published after the collector's `fsync`, per session the highest sequence number up to which
-/// every batch, event and summary message is durably written (`seq`) and the highest `samples`
-/// message written (`samples_seq`). A board removes an outbox entry only when some collector's
-/// acknowledgement covers it. The payload:
-/// `{"schema":1,"type":"ack","board":B,"collector":C,"sessions":[{"session":S,"seq":N,"samples_seq":M}]}`.
+/// every batch, event and summary message is durably written (`seq`) and the `samples` message
+/// up to which every one is written, without a gap (`samples_seq`, and `samples_part` when only
+/// the parts up to it of that batch's samples are). A board removes an outbox entry only when
+/// some collector's acknowledgement covers it. The payload:
+/// `{"schema":1,"type":"ack","board":B,"collector":C,"sessions":[{"session":S,"seq":N,"samples_seq":M[,"samples_part":P]}]}`.
 /// Pure.
 public struct FleetAck: Sendable, Equatable {
     /// One session's acknowledged positions.
@@ -15,18 +16,31 @@ public struct FleetAck: Sendable, Equatable {
         public var session: String
         /// Every message with a sequence number up to this is written.
         public var sequence: Int
-        /// The highest `samples` message written.
+        /// Every `samples` message up to this one is written (without a gap).
         public var samplesSequence: Int
+        /// Of the samples of batch ``samplesSequence``, the parts up to this one are written;
+        /// nil: all of its parts.
+        public var samplesPart: Int?
         /// Creates a value.
-        public init(session: String, sequence: Int, samplesSequence: Int) {
+        public init(session: String, sequence: Int, samplesSequence: Int, samplesPart: Int? = nil) {
             self.session = session
             self.sequence = sequence
             self.samplesSequence = samplesSequence
+            self.samplesPart = samplesPart
+        }
+
+        /// Whether the `samples` message (`sequence`, `part`) is covered.
+        public func coversSamples(sequence s: Int, part: Int) -> Bool {
+            s < samplesSequence || (s == samplesSequence && part <= (samplesPart ?? .max))
         }
     }
 
-    /// The most sessions one acknowledgement names (the board's most recently written ones).
-    public static let maxSessions = 16
+    /// The most sessions one acknowledgement names: every session written since the board's last
+    /// acknowledgement (oldest first; more wait for the next one), then the most recent others up
+    /// to ``recentSessions``.
+    public static let maxSessions = 256
+    /// The most recently written sessions an acknowledgement names besides the new ones.
+    public static let recentSessions = 16
 
     /// The board.
     public var board: String
@@ -46,13 +60,13 @@ public struct FleetAck: Sendable, Equatable {
     public var payload: String {
         JSONValue.object([
             ("schema", .number(FleetMessage.schemaVersion)), ("type", .string("ack")), ("board", .string(board)), ("collector", .string(collector)),
-            ("sessions", .array(sessions.map { .object([("session", .string($0.session)), ("seq", .number($0.sequence)), ("samples_seq", .number($0.samplesSequence))]) })),
+            ("sessions", .array(sessions.map { .object([("session", .string($0.session)), ("seq", .number($0.sequence)), ("samples_seq", .number($0.samplesSequence))] + ($0.samplesPart.map { [("samples_part", .number($0)) as (String, JSONValue)] } ?? [])) })),
         ]).serialized()
     }
 
     /// Reads an acknowledgement (strictly; anything else is nil).
     public static func parse(_ bytes: [UInt8]) -> FleetAck? {
-        guard bytes.count <= 64 * 1024, let node = try? JSONReader.parse(bytes),
+        guard bytes.count <= 1 << 20, let node = try? JSONReader.parse(bytes),
               case .number(let schema)? = node["schema"]?.value, schema == Double(FleetMessage.schemaVersion),
               case .string("ack")? = node["type"]?.value,
               case .string(let board)? = node["board"]?.value, case .string(let collector)? = node["collector"]?.value,
@@ -60,7 +74,9 @@ public struct FleetAck: Sendable, Equatable {
         var sessions: [Session] = []
         for s in list {
             guard case .string(let id)? = s["session"]?.value, let seq = count(s["seq"]), let samples = count(s["samples_seq"]) else { return nil }
-            sessions.append(Session(session: id, sequence: seq, samplesSequence: samples))
+            var part: Int?
+            if let p = s["samples_part"] { guard let v = count(p), v >= 1 else { return nil }; part = v }
+            sessions.append(Session(session: id, sequence: seq, samplesSequence: samples, samplesPart: part))
         }
         return FleetAck(board: board, collector: collector, sessions: sessions)
     }

@@ -39,8 +39,9 @@ public struct PublishMachine: Sendable {
         public var ack: AckMode = .collector
         /// After a collector comes online, what it has not acknowledged within this is sent again.
         public var resendGraceNanoseconds: Int64 = 2_000_000_000
-        /// While a collector is online and no acknowledgement came for this long, what the broker
-        /// took and no collector acknowledged is sent again.
+        /// While a collector is online and the oldest message in the outbox was not acknowledged
+        /// for this long (none was, or only later ones: a gap), what the broker took and no
+        /// collector acknowledged is sent again, oldest first.
         public var resendAfterNanoseconds: Int64 = 60_000_000_000
         /// The back-off's cap (`--reconnect-max`, default 30 s).
         public var reconnectMaxNanoseconds: Int64 = 30_000_000_000
@@ -145,8 +146,8 @@ public struct PublishMachine: Sendable {
     private var nextToSend = 0              // absolute position of the first unpublished entry
     private var inFlight: Set<Int64> = []   // published on this connection, no PUBACK yet
     private var atBroker: Set<Int64> = []   // PUBACK received, no collector acknowledgement yet
-    private var keys: [Int64: (session: String, sequence: Int)] = [:]
-    private var ackedThrough: [String: (sequence: Int, samples: Int)] = [:]
+    private var keys: [Int64: (session: String, sequence: Int, part: Int)] = [:]
+    private var ackedThrough: [String: FleetAck.Session] = [:]
     private var lastWake: Int64 = 0
     private var resendAt: Int64?
     private var resendCandidates: Set<Int64> = []  // taken by the broker before the collector came online
@@ -264,9 +265,16 @@ public struct PublishMachine: Sendable {
         case .collectorAck(let ack):
             guard settings.ack == .collector else { break }
             for s in ack.sessions {
-                let old = ackedThrough[s.session] ?? (0, 0)
-                ackedThrough[s.session] = (max(old.sequence, s.sequence), max(old.samples, s.samplesSequence))
+                // Any collector's positions: each says what that collector wrote.
+                guard var a = ackedThrough[s.session] else { ackedThrough[s.session] = s; continue }
+                a.sequence = max(a.sequence, s.sequence)
+                if (s.samplesSequence, s.samplesPart ?? .max) > (a.samplesSequence, a.samplesPart ?? .max) {
+                    a.samplesSequence = s.samplesSequence
+                    a.samplesPart = s.samplesPart
+                }
+                ackedThrough[s.session] = a
             }
+            let oldHead = head
             var removed = 0
             var p = head
             while p < removedFront + storage.count {
@@ -278,7 +286,9 @@ public struct PublishMachine: Sendable {
                 }
                 p += 1
             }
-            if removed > 0 { lastAckProgress = lastWake }
+            // Progress is the oldest message acknowledged: acknowledgements of later ones while
+            // it waits (a gap the collector does not write past) do not put off its resending.
+            if removed > 0, head != oldHead { lastAckProgress = lastWake }
             if connection == .up { publish(into: &out) }
         case .makeRoom(let bytes):
             enforceLimit(room: bytes, into: &out)
@@ -341,7 +351,7 @@ public struct PublishMachine: Sendable {
     /// Whether a collector's acknowledgement covers entry `id`.
     private func covered(_ id: Int64) -> Bool {
         guard let k = keys[id], let a = ackedThrough[k.session], let p = positions[id], let e = storage[p - removedFront] else { return false }
-        return e.kind == .samples ? k.sequence <= a.samples && k.sequence <= a.sequence + 1 : k.sequence <= a.sequence
+        return e.kind == .samples ? a.coversSamples(sequence: k.sequence, part: k.part) && k.sequence <= a.sequence + 1 : k.sequence <= a.sequence
     }
 
     /// Sends again what the broker took and no collector acknowledged: after a collector came
