@@ -46,7 +46,7 @@ final class GT3XRows: RecordingSampleSource {
             decoder = GT3XLogDecoder(file: source.name, rate: info.sampleRate, offsetNs: offsetNs, scale: info.accelerationScale, fallbackScale: info.scaleFromSerial)
             startNs = 0
             factor = 0
-            if let s = info.accelerationScale ?? info.scaleFromSerial { metadata[RecordingKey.channelPrefix + "accel_x"] = "g × 9.80665 counts/\(s.compactText)" }
+            if let s = info.accelerationScale ?? info.scaleFromSerial { metadata["accel_scale"] = "\(s.compactText) counts per g (g = 9.80665 m/s^2)" }
         } else {
             guard let start = info.startLocalNs else {
                 throw RecordingError(file: source.name, line: nil, problem: "activity.bin needs info.txt's 'Start Date' (the time of the first sample), which is missing")
@@ -55,7 +55,7 @@ final class GT3XRows: RecordingSampleSource {
             startNs = start - offsetNs
             factor = AccelerationUnit.standardGravityValue / scale
             metadata[RecordingKey.startUTC] = UTCTime.iso8601(startNs)
-            metadata[RecordingKey.channelPrefix + "accel_x"] = "g × 9.80665 counts/\(scale.compactText)"
+            metadata["accel_scale"] = "\(scale.compactText) counts per g (g = 9.80665 m/s^2)"
         }
         header = RecordingHeader(format: .plain, sensors: [.accel], metadata: metadata)
     }
