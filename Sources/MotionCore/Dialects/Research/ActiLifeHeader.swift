@@ -72,17 +72,6 @@ struct ActiLifeHeader: Sendable, Equatable {
             }
         }
         guard (1900...2200).contains(y), (1...12).contains(m), (1...31).contains(d) else { return nil }
-        return daysFromCivil(y, m, d)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (after H. Hinnant's `days_from_civil`).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = Int64(month > 2 ? month - 3 : month + 9)
-        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        return UTCTime.daysFromCivil(y, m, d)
     }
 }

@@ -17,6 +17,9 @@ struct DeviceByteBuffer {
         end = prefix.count
     }
 
+    /// The longest header a device reader skips at the start (it must fit in the buffer).
+    static let maxSkip = 1 << 16
+
     /// Bytes held, not yet consumed.
     var count: Int { end - start }
 

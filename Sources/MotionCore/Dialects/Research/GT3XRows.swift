@@ -1,7 +1,7 @@
 /// The samples of a `.gt3x` file's `log.bin` (``GT3XLogDecoder``) or `activity.bin` (12-bit
 /// packed samples back to back from `info.txt`'s `Start Date`, ``GT3XPacked12``), streamed
 /// through a fixed buffer.
-final class GT3XRows: RecordingSampleSource {
+final class GT3XRows: RecordingSampleSource, DecodingSampleSource {
     let name: String
     let header: RecordingHeader
     var timeColumn: String { "timestamp" }
@@ -15,10 +15,8 @@ final class GT3XRows: RecordingSampleSource {
     private var buffer: DeviceByteBuffer
     private var decoder: GT3XLogDecoder?
     private var tally = RecordingWarningTally()
-    private var pending: [Sample] = []
-    private var pendingLines: [Int] = []
-    private var position = 0
-    private var finished = false
+    var pending = DecodedSamples()
+    private(set) var finished = false
     // activity.bin
     private let startNs: Int64
     private let rate: Int
@@ -61,27 +59,16 @@ final class GT3XRows: RecordingSampleSource {
     }
 
     func read(into samples: inout [Sample], labels: inout [String?], lines: inout [Int], maxSamples: Int) throws -> Int {
-        while position == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingLines.removeAll(keepingCapacity: true)
-            position = 0
-            guard !finished else { return 0 }
-            try refill()
-        }
-        let take = min(maxSamples, pending.count - position)
-        samples.append(contentsOf: pending[position..<(position + take)])
-        lines.append(contentsOf: pendingLines[position..<(position + take)])
-        position += take
-        return take
+        try readDecoded(into: &samples, lines: &lines, maxSamples: maxSamples)
     }
 
-    private func refill() throws {
+    func refill() throws {
         try buffer.fill(from: source)
         let atEnd = buffer.atEnd
         if decoder != nil {
-            try buffer.consume { bytes in try decoder!.decode(bytes, atEnd: atEnd, into: &pending, lines: &pendingLines) }
+            try buffer.consume { bytes in try appendingPending { s, l in try decoder!.decode(bytes, atEnd: atEnd, into: &s, lines: &l) } }
             if atEnd {
-                decoder!.finish(into: &pending, lines: &pendingLines)
+                appendingPending { s, l in decoder!.finish(into: &s, lines: &l) }
                 finished = true
             }
             return
@@ -94,13 +81,13 @@ final class GT3XRows: RecordingSampleSource {
     private func decodeActivityBin(_ bytes: UnsafeRawBufferPointer, atEnd: Bool) -> Int {
         var count = bytes.count / 9 * 2
         if atEnd && bytes.count - count / 2 * 9 >= 5 { count += 1 }
-        pending.reserveCapacity(count)
+        pending.samples.reserveCapacity(count)
         for k in 0..<count {
             let raw = GT3XPacked12.sample(bytes, k)
             let n = sampleNumber + k
             let t = startNs + Int64(n / rate) * 1_000_000_000 + GT3XLogDecoder.offsetNs(n % rate, rate: rate)
-            pending.append(Sample(timestamp: t, accel: Vector3(Double(raw.0) * factor, Double(raw.1) * factor, Double(raw.2) * factor)))
-            pendingLines.append(n + 1)
+            pending.samples.append(Sample(timestamp: t, accel: Vector3(Double(raw.0) * factor, Double(raw.1) * factor, Double(raw.2) * factor)))
+            pending.lines.append(n + 1)
         }
         sampleNumber += count
         let used = count / 2 * 9 + (count % 2 == 1 ? 5 : 0)
