@@ -153,6 +153,17 @@ import MotionTestSupport
         #expect(r.samples[239].timestamp - r.samples[238].timestamp == 10_000_000)
     }
 
+    @Test func aStepBackWithinOneSecondDropsTheEarlierSamples() throws {
+        // Block 2 anchored 0.5 s early (sample 10 at t0 + 2 s): its first 50 samples are not
+        // after block 1's last one (t0 + 2.39 s).
+        let w = Self.ax3 { b, n in if n == 2 { b.storedOffset = 10 } }
+        let r = try Self.read(try w.write())
+        let back = try #require(r.warnings.first { $0.kind == .backwardStep })
+        #expect(back.count == 50 && back.firstLines == [3, 3, 3, 3, 3])
+        #expect(r.samples.count == 360 - 50)
+        #expect(zip(r.samples, r.samples.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+    }
+
     @Test func aStepBackBeyondOneSecondIsTheDefectRulesError() throws {
         let w = Self.ax3 { b, n in if n == 2 { b.second -= 10 } }
         #expect { try Self.read(try w.write()) } throws: { "\($0)".contains("rec.cwa") }

@@ -17,7 +17,7 @@ struct CWADialect: RecordingDialect {
     }
 
     func makeReader(source: any RecordingByteSource, prefix: [UInt8], options: RecordingReadOptions) throws -> any RecordingRowReader {
-        OrderedRows(source: try CWARows(source: source, prefix: prefix, options: options))
+        DeviceOrderedRows(source: try CWARows(source: source, prefix: prefix, options: options))
     }
 }
 

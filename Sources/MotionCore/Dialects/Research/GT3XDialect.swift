@@ -40,6 +40,6 @@ struct GT3XDialect: RecordingDialect {
             throw RecordingError(file: archive.name + "/calibration.json", line: nil,
                                  problem: "a .gt3x with calibration.json is not read yet (its calibration is not applied by MotionBatch; docs/research.md)")
         }
-        return OrderedRows(source: try GT3XRows(source: try archive.open(member), info: info, logFormat: log != nil, options: options))
+        return DeviceOrderedRows(source: try GT3XRows(source: try archive.open(member), info: info, logFormat: log != nil, options: options))
     }
 }

@@ -45,6 +45,8 @@ struct GT3XLogDecoder {
     private var lastSecond: Int64?
     private var lastRaw: (Int16, Int16, Int16)?
     private var asleep = false
+    /// The second (exclusive) up to which a fill is pending.
+    private var fillEnd: Int64?
     private var lastRecordSecond: Int64?
     private var stray = false
 
@@ -100,6 +102,8 @@ struct GT3XLogDecoder {
             }
             i += total
             offset += total
+            // A fill is handed out before the records after it (``continueFill``).
+            if filling { return i }
         }
         if atEnd && i < n {
             recordNumber += 1
@@ -110,11 +114,36 @@ struct GT3XLogDecoder {
         return i
     }
 
-    /// At the end of the file: the fill of an idle sleep mode still active.
-    mutating func finish(into samples: inout [Sample], lines: inout [Int]) {
-        if asleep, let end = lastRecordSecond { fill(upTo: end, into: &samples, lines: &lines) }
+    /// At the end of the file: starts the fill of an idle sleep mode still active (then
+    /// ``filling``: ``continueFill`` hands it out).
+    mutating func finish() {
+        if asleep, let end = lastRecordSecond { fill(upTo: end) }
         asleep = false
     }
+
+    /// Whether an idle sleep mode fill is being handed out (``continueFill`` until false).
+    var filling: Bool { fillEnd != nil }
+
+    /// Appends the next seconds of the pending fill (at most about 64 Ki samples).
+    mutating func continueFill(into samples: inout [Sample], lines: inout [Int]) {
+        guard let end = fillEnd, let last = lastSecond, let raw = lastRaw, let s = scale ?? fallbackScale else { fillEnd = nil; return }
+        let stop = min(end, last + 1 + Int64(max(1, Self.fillChunk / rate)))
+        let factor = Self.standardGravity / s
+        for second in (last + 1)..<stop {
+            let base = second * 1_000_000_000 - offsetNs
+            for k in 0..<rate { samples.append(sample(raw, at: base + Self.offsetNs(k, rate: rate), factor: factor)) }
+        }
+        let added = Int(stop - last - 1) * rate
+        lines.append(contentsOf: repeatElement(recordNumber, count: added))
+        filledSamples += added
+        lastSecond = stop - 1
+        if stop >= end { fillEnd = nil }
+    }
+
+    /// Samples handed out per ``continueFill`` call, about.
+    static let fillChunk = 1 << 16
+    /// The longest fill: 31 days (a corrupt timestamp must not make one without bound).
+    static let maxFillSeconds: Int64 = 31 * 86_400
 
     private mutating func record(type: UInt8, second: Int64, payload: UnsafeRawBufferPointer, into samples: inout [Sample], lines: inout [Int]) throws {
         lastRecordSecond = second
@@ -124,7 +153,7 @@ struct GT3XLogDecoder {
         case Self.event where payload.count == 1 && payload[0] == 0x08:
             asleep = true
         case Self.event where payload.count == 1 && payload[0] == 0x09:
-            if asleep { fill(upTo: second, into: &samples, lines: &lines) }
+            if asleep { fill(upTo: second) }
             asleep = false
         case Self.activity where payload.count > 1, Self.activity2 where payload.count > 1:
             guard let s = scale ?? fallbackScale else {
@@ -147,20 +176,10 @@ struct GT3XLogDecoder {
         }
     }
 
-    /// Fills seconds `lastSecond + 1 ..< end` with the last sample, `rate` times each.
-    private mutating func fill(upTo end: Int64, into samples: inout [Sample], lines: inout [Int]) {
-        guard let last = lastSecond, let raw = lastRaw, let s = scale ?? fallbackScale, end > last + 1 else { return }
-        // Bounded: a day at most (a corrupt timestamp must not allocate without limit).
-        let stop = min(end, last + 1 + 86_400)
-        let factor = Self.standardGravity / s
-        for second in (last + 1)..<stop {
-            let base = second * 1_000_000_000 - offsetNs
-            for k in 0..<rate { samples.append(sample(raw, at: base + Self.offsetNs(k, rate: rate), factor: factor)) }
-        }
-        let added = Int(stop - last - 1) * rate
-        lines.append(contentsOf: repeatElement(recordNumber, count: added))
-        filledSamples += added
-        lastSecond = stop - 1
+    /// Starts filling seconds `lastSecond + 1 ..< end` with the last sample, `rate` times each.
+    private mutating func fill(upTo end: Int64) {
+        guard let last = lastSecond, lastRaw != nil, end > last + 1 else { return }
+        fillEnd = min(end, last + 1 + Self.maxFillSeconds)
     }
 
     private func sample(_ raw: (Int16, Int16, Int16), at t: Int64, factor: Double) -> Sample {

@@ -63,16 +63,22 @@ final class GT3XRows: RecordingSampleSource, DecodingSampleSource {
     }
 
     func refill() throws {
-        try buffer.fill(from: source)
-        let atEnd = buffer.atEnd
         if decoder != nil {
+            if decoder!.filling {
+                appendingPending { s, l in decoder!.continueFill(into: &s, lines: &l) }
+                return
+            }
+            try buffer.fill(from: source)
+            let atEnd = buffer.atEnd
             try buffer.consume { bytes in try appendingPending { s, l in try decoder!.decode(bytes, atEnd: atEnd, into: &s, lines: &l) } }
-            if atEnd {
-                appendingPending { s, l in decoder!.finish(into: &s, lines: &l) }
-                finished = true
+            if atEnd && buffer.count == 0 && !decoder!.filling {
+                decoder!.finish()
+                if !decoder!.filling { finished = true }
             }
             return
         }
+        try buffer.fill(from: source)
+        let atEnd = buffer.atEnd
         buffer.consume { bytes in decodeActivityBin(bytes, atEnd: atEnd) }
         if atEnd { finished = true }
     }
