@@ -43,9 +43,13 @@ struct CWABlockDecoder {
         var sequence: UInt32
         var rate: Double
         var block: Int
-        var raw: [(Vector3, Vector3)]
+        var count: Int
     }
     private var held: Held?
+    /// The held block's samples (times not yet set), and the block being decoded: two buffers
+    /// reused, swapped after each block.
+    private var heldSamples: [Sample] = []
+    private var current: [Sample] = []
 
     static let blockSize = 512
     static let g = AccelerationUnit.standardGravityValue
@@ -94,15 +98,14 @@ struct CWABlockDecoder {
         let anchorNs = local * 1_000_000_000 + Int64((fraction * 1_000_000_000 + 32_768) >> 16) - offsetNs
         // Units.
         let light = u16(18)
-        var raw: [(Vector3, Vector3)] = []
-        raw.reserveCapacity(count)
+        current.removeAll(keepingCapacity: true)
         if packing == 0 {
             let f = Self.g / 256
             for i in 0..<count {
                 let v = u32(30 + 4 * i)
                 let e = Int(v >> 30)
                 func axis(_ shift: Int) -> Double { Double((Int32(bitPattern: (v >> UInt32(shift)) << 22) >> 22) << e) }
-                raw.append((Vector3(axis(0) * f, axis(10) * f, axis(20) * f), .zero))
+                current.append(Sample(timestamp: 0, accel: Vector3(axis(0) * f, axis(10) * f, axis(20) * f)))
             }
         } else {
             let f = Self.g / Double(1 << (8 + (light >> 13)))
@@ -113,16 +116,17 @@ struct CWABlockDecoder {
                 let o = 30 + i * bytesPerSample
                 func s(_ k: Int) -> Double { Double(Int16(truncatingIfNeeded: u16(o + 2 * k))) }
                 if channels == 6 {
-                    raw.append((Vector3(s(3) * f, s(4) * f, s(5) * f), Vector3(s(0) * gf, s(1) * gf, s(2) * gf)))
+                    current.append(Sample(timestamp: 0, accel: Vector3(s(3) * f, s(4) * f, s(5) * f), gyro: Vector3(s(0) * gf, s(1) * gf, s(2) * gf)))
                 } else {
-                    raw.append((Vector3(s(0) * f, s(1) * f, s(2) * f), .zero))
+                    current.append(Sample(timestamp: 0, accel: Vector3(s(0) * f, s(1) * f, s(2) * f)))
                 }
             }
             if channels == 6 { sawGyro = true }
         }
-        let next = Held(anchorNs: anchorNs, anchorIndex: offset, sequence: u32(10), rate: rate, block: blockNumber, raw: raw)
+        let next = Held(anchorNs: anchorNs, anchorIndex: offset, sequence: u32(10), rate: rate, block: blockNumber, count: count)
         if let h = held { emit(h, next: next, into: &samples, lines: &lines) }
         held = next
+        swap(&heldSamples, &current)
     }
 
     /// At the end of the file: the last block's samples, at its nominal rate.
@@ -137,7 +141,7 @@ struct CWABlockDecoder {
         let nominal = 1e9 / h.rate
         var step = nominal
         if let n = next, n.sequence == h.sequence &+ 1 {
-            let between = Double(h.raw.count) - h.anchorIndex + n.anchorIndex
+            let between = Double(h.count) - h.anchorIndex + n.anchorIndex
             let measured = between > 0 ? Double(n.anchorNs - h.anchorNs) / between : 0
             if abs(measured - nominal) <= 0.1 * nominal {
                 step = measured
@@ -146,11 +150,14 @@ struct CWABlockDecoder {
                           message: "a data block whose time is not where the previous block's end puts it (a gap or the clock set): kept at its own time")
             }
         }
-        for (i, r) in h.raw.enumerated() {
-            let t = h.anchorNs + Int64(((Double(i) - h.anchorIndex) * step).rounded())
-            samples.append(Sample(timestamp: t, accel: r.0, gyro: r.1))
+        for i in 0..<h.count {
+            var s = heldSamples[i]
+            let offset = (Double(i) - h.anchorIndex) * step
+            // To the nearest ns (half away from zero), without a libm call per sample.
+            s.timestamp = h.anchorNs + Int64(offset < 0 ? offset - 0.5 : offset + 0.5)
+            samples.append(s)
         }
-        lines.append(contentsOf: repeatElement(h.block, count: h.raw.count))
+        lines.append(contentsOf: repeatElement(h.block, count: h.count))
     }
 
     /// Seconds since the local epoch of a packed CWA timestamp, nil for 0 (unknown) or an

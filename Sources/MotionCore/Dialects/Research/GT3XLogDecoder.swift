@@ -163,7 +163,6 @@ struct GT3XLogDecoder {
             let count = type == Self.activity ? payload.count * 2 / 9 : payload.count / 6
             let base = second.multipliedReportingOverflow(by: 1_000_000_000).partialValue - offsetNs
             let factor = Self.standardGravity / s
-            samples.reserveCapacity(samples.count + count)
             for k in 0..<count {
                 let raw = type == Self.activity ? GT3XPacked12.sample(payload, k) : Self.s16(payload, k)
                 samples.append(sample(raw, at: base + Self.offsetNs(k, rate: rate), factor: factor))
