@@ -31,6 +31,7 @@ struct InputOptions: Sendable {
         .option("max-spool", value: "SIZE", help: "Most bytes copied to a temporary file for an input on a pipe that needs one (a zip archive; an input read several times), e.g. 500M (default 2G, and never more than TMPDIR's free space less 256M or 5% of its size)."),
         .option("max-ratio", value: "N", help: "Refuse a gzip stream or zip member that expands more than N:1 (a decompression bomb; default 1000)."),
         .option("layout", value: "LAYOUT", help: "Scan layout of a raw IIO buffer (iio_readdev): ID:FORMAT[:SCALE[:OFFSET]],... in scan order, or FILE.json[#DEVICE] from 'motionbatch devices --json' (implies --input-format iio)."),
+        .option("tz", value: "ZONE", help: "UTC offset of a device file whose times are local without a zone (Axivity CWA, ActiLife CSV, a .gt3x without TimeZone): -05:00, +05:30, UTC; its times are then UTC (docs/research.md)."),
         .flag("strict", help: "Treat the plausibility warnings (values, rate, gyroscope range, empty recording; docs/bad-input.md) as errors."),
         .flag("allow-empty", help: "Accept a recording without samples (a warning; without it, an empty recording fails)."),
     ]
@@ -48,6 +49,12 @@ struct InputOptions: Sendable {
         o.accelUnit = try unit(args, "accel-unit", AccelerationUnit.init(name:), AccelerationUnit.names)
         o.gyroUnit = try unit(args, "gyro-unit", AngularRateUnit.init(name:), AngularRateUnit.names)
         if let text = args.string("layout") { o.scanLayout = try layout(text) }
+        if let text = args.string("tz") {
+            guard let zone = UTCOffset(parsing: text) else {
+                throw .usage("The value '\(DiagnosticText.escaped(text.utf8))' is invalid for '--tz': expected a UTC offset from -14:00 to +14:00, such as -05:00, +0530 or UTC.")
+            }
+            o.timeZone = zone
+        }
         if o.scanLayout != nil && (o.columns != nil || o.timeUnit != nil || o.accelUnit != nil || o.gyroUnit != nil) {
             throw .usage("'--layout' (a raw IIO buffer) cannot be combined with '--columns' or the unit options (a CSV).")
         }

@@ -29,7 +29,7 @@ import MotionTestSupport
     /// Every dialect has seeds in the reader's corpus that it reads without an error (so the
     /// fuzzer starts inside each dialect, not at its first refusal): `seed-<dialect>...`, read
     /// as the target reads them (iio and columns with the target's fixed options).
-    @Test(arguments: ["phyphox", "sensor-logger", "bangle", "iio", "columns", "plain", "motionbatch"])
+    @Test(arguments: ["phyphox", "sensor-logger", "bangle", "iio", "columns", "plain", "motionbatch", "actilife", "gt3x", "cwa"])
     func everyDialectHasSeedsItReads(dialect: String) throws {
         let prefix = ["motionbatch": "seed-own", "columns": "seed-columns"][dialect] ?? "seed-\(dialect)"
         let seeds = try Self.corpus("recording-reader").filter { $0.lastPathComponent.hasPrefix(prefix) }

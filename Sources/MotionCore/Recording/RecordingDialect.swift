@@ -74,7 +74,7 @@ public enum RecordingDialects {
     /// Every dialect the reader knows, in the order they are asked (the first that recognises the
     /// input reads it). When none does, ``fallback`` reads it and reports what it expected.
     /// docs/dialects.md describes each and its mapping to SI units, axes and time.
-    public static let all: [any RecordingDialect] = [motionBatch, plainCSV, PhyphoxDialect(), SensorLoggerDialect(), BangleDialect(), ColumnsDialect(), IIOBufferDialect()]
+    public static let all: [any RecordingDialect] = [motionBatch, plainCSV, PhyphoxDialect(), SensorLoggerDialect(), BangleDialect(), ColumnsDialect(), GT3XDialect(), ActiLifeCSVDialect(), CWADialect(), IIOBufferDialect()]
 
     /// MotionBatch's own format (docs/recording-format.md), recognised by a first line that
     /// starts with `#`.

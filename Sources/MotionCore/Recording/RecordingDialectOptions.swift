@@ -12,6 +12,9 @@ public struct RecordingDialectOptions: Sendable, Equatable {
     public var gyroUnit: AngularRateUnit?
     /// The scan layout of a raw IIO buffer.
     public var scanLayout: IIOBufferLayout?
+    /// The zone of a device file whose times are local without one (Axivity CWA, ActiLife CSV,
+    /// a GT3X whose info.txt names none): `--tz`. docs/research.md, "Time".
+    public var timeZone: UTCOffset?
 
     /// No options.
     public init(columns: ColumnSelection? = nil, timeUnit: TimeUnit? = nil, accelUnit: AccelerationUnit? = nil,
