@@ -62,6 +62,9 @@ let package = Package(
         .target(name: "MotionFuzzTargets", dependencies: ["MotionCore", "MotionSystem", "WakeCost", "MotionCLI"]),
         // The `motionbatch` executable: a one-line entry point into MotionCLI.
         .executableTarget(name: "motionbatch", dependencies: ["MotionCLI"]),
+        // A minimal poll + read loop on an IIO buffer: the kernel tests' floor for a Swift reader's
+        // per-sample cost in the emulated guest (scripts/kernel-tests, tests 55 and 58). Not shipped.
+        .executableTarget(name: "floor-reader", path: "Sources/floor-reader"),
 
         // What several test targets share: a seeded generator, the datasets' location, scratch folders,
         // the batch-invariance check every analyzer is put through.

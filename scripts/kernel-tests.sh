@@ -4,9 +4,12 @@
 # results through a writable 9p export, checks them on the host (scripts/kernel-tests/check.py) and
 # writes .build/kernel-tests/summary.json. Exit status 0 only when every kernel test passed.
 #
-# Usage: scripts/kernel-tests.sh [--only PATTERN] [--timeout SECONDS] [--no-build] [--debug|--dynamic]
+# Usage: scripts/kernel-tests.sh [--only PATTERN] [--repeat N] [--timeout SECONDS] [--no-build] [--debug|--dynamic]
 #   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-);
 #                    the profiling tools 90-99 run only when named here
+#   --repeat N       run the selected tests N times (1-50) in one boot, round by round; every
+#                    round must pass, and each figure's min/median/max is printed and kept in the
+#                    summary (the default timeout grows with N)
 #   --timeout S      hard limit for the whole QEMU run (default 1500 s; the IIO reader's wake-up
 #                    tests measure 30 s windows and the session tests run minute-long sessions, so a
 #                    full run takes about 12-14 minutes)
@@ -24,7 +27,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT="$ROOT/.build/kernel-tests"
 CACHE=${KERNEL_TESTS_CACHE:-$ROOT/.build/kernel-cache}
 MEM=${KERNEL_TESTS_MEM:-768M}
-TIMEOUT=1500
+TIMEOUT=""
+REPEAT=1
 CONFIG=release
 STATIC=1
 ONLY=""
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --only) ONLY=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
+        --repeat) REPEAT=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --debug) CONFIG=debug; STATIC=0; shift ;;
         --dynamic) STATIC=0; shift ;;
@@ -45,6 +50,11 @@ done
 
 log() { echo "kernel-tests: $*" >&2; }
 die() { echo "kernel-tests: FAILED: $*" >&2; exit 1; }
+usage() { echo "kernel-tests: $* (see --help)" >&2; exit 64; }
+case "$REPEAT" in ''|*[!0-9]*) usage "--repeat takes a whole number from 1 to 50, got '$REPEAT'" ;; esac
+[ "$REPEAT" -ge 1 ] && [ "$REPEAT" -le 50 ] || usage "--repeat takes a whole number from 1 to 50, got '$REPEAT'"
+if [ -z "$TIMEOUT" ]; then TIMEOUT=$((1500 * REPEAT)); fi
+case "$TIMEOUT" in *[!0-9]*) usage "--timeout takes whole seconds, got '$TIMEOUT'" ;; esac
 
 # --- 1. host tools (installed from Debian when missing) -------------------------------------
 need_pkgs=()
@@ -77,6 +87,8 @@ BUILD_ARGS=(-c "$CONFIG")
 if [ "$BUILD" = 1 ]; then
     log "swift build ${BUILD_ARGS[*]} --product motionbatch"
     swift build "${BUILD_ARGS[@]}" --product motionbatch >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log" >&2; die "swift build failed (log: $OUT/build.log)"; }
+    # The minimal Swift reader of the CPU tests (55, 58), built the same way.
+    swift build "${BUILD_ARGS[@]}" --product floor-reader >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log" >&2; die "swift build failed (log: $OUT/build.log)"; }
 fi
 BIN="$(swift build "${BUILD_ARGS[@]}" --show-bin-path)/motionbatch"
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
@@ -149,7 +161,7 @@ done
 # can reach nothing), the guest's port 30431 forwarded to a free port on the host's loopback
 # (chosen now: other runs of the harness may be using one).
 IIOD_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-APPEND="console=ttyS0 panic=-1 loglevel=4 mb.root=$ROOT mb.results=$RESULTS mb.bin=$BIN mb.moddir=$KDIR mb.only=${ONLY:-ALL}"
+APPEND="console=ttyS0 panic=-1 loglevel=4 mb.root=$ROOT mb.results=$RESULTS mb.bin=$BIN mb.moddir=$KDIR mb.only=${ONLY:-ALL} mb.repeat=$REPEAT"
 log "booting $KPKG (tcg, timeout ${TIMEOUT}s, iiod on 127.0.0.1:$IIOD_PORT)"
 # Host-side clients of guest tests run while the guest runs (ready-file handshake over the
 # results share: scripts/kernel-tests/host-runner.sh).
@@ -203,7 +215,7 @@ fi
 # --- 6. host-side checks of the collected results -------------------------------------------------
 set +e
 python3 "$ROOT/scripts/kernel-tests/check.py" --results "$RESULTS" --tests "$ROOT/scripts/kernel-tests/guest" \
-    --only "$ONLY" --summary "$OUT/summary.json" --wall "$WALL" ${fail:+--harness-error "$fail"}
+    --only "$ONLY" --repeat "$REPEAT" --summary "$OUT/summary.json" --wall "$WALL" ${fail:+--harness-error "$fail"}
 crc=$?
 set -e
 log "wall time ${WALL}s; summary: $OUT/summary.json"

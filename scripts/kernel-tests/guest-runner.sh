@@ -16,21 +16,34 @@ fi
 ip link set lo up
 if ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0; then echo "guest: eth0 10.0.2.15/24"; else echo "guest: no eth0"; fi
 export MB_TEST_LIB="$MB_ROOT/scripts/kernel-tests/lib.sh"
-for t in "$MB_ROOT"/scripts/kernel-tests/guest/[0-9][0-9]-*.sh; do
-    name=$(basename "$t" .sh)
-    if [ "$MB_ONLY" != ALL ] && [[ "$name" != *"$MB_ONLY"* ]]; then continue; fi
-    # 90-99 are profiling tools (opt-in): run only when --only names them.
-    if [ "$MB_ONLY" = ALL ] && [[ "$name" == 9[0-9]-* ]]; then continue; fi
-    echo "===== $name ====="
-    start=$(date +%s.%N)
-    # A test may ask for a longer limit with a line '# timeout: SECONDS' (default 45 s).
-    limit=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$t" | head -1)
-    timeout -k 3 "${limit:-${MB_TEST_TIMEOUT:-45}}" bash "$t"
-    rc=$?
-    end=$(date +%s.%N)
-    echo "$name: exit $rc ($(awk "BEGIN{printf \"%.1f\", $end-$start}") s)"
-    printf '{"name":"%s","exit":%d,"seconds":%s}\n' "$name" "$rc" "$(awk "BEGIN{printf \"%.2f\", $end-$start}")" >"$MB_RESULTS/$name.exit.json"
+# --repeat N (kernel-tests.sh passes it on the kernel command line): the selected tests run N
+# times in this boot, round by round; round r writes its results in $MB_RESULTS/round-r.
+REPEAT=$(sed -n 's/.*mb\.repeat=\([0-9][0-9]*\).*/\1/p' /proc/cmdline 2>/dev/null)
+REPEAT=${REPEAT:-1}
+BASE_RESULTS=$MB_RESULTS
+for round in $(seq "$REPEAT"); do
+    if [ "$REPEAT" -gt 1 ]; then
+        MB_RESULTS="$BASE_RESULTS/round-$round"
+        mkdir -p "$MB_RESULTS"
+        echo "===== round $round of $REPEAT ====="
+    fi
+    for t in "$MB_ROOT"/scripts/kernel-tests/guest/[0-9][0-9]-*.sh; do
+        name=$(basename "$t" .sh)
+        if [ "$MB_ONLY" != ALL ] && [[ "$name" != *"$MB_ONLY"* ]]; then continue; fi
+        # 90-99 are profiling tools (opt-in): run only when --only names them.
+        if [ "$MB_ONLY" = ALL ] && [[ "$name" == 9[0-9]-* ]]; then continue; fi
+        echo "===== $name ====="
+        start=$(date +%s.%N)
+        # A test may ask for a longer limit with a line '# timeout: SECONDS' (default 45 s).
+        limit=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$t" | head -1)
+        timeout -k 3 "${limit:-${MB_TEST_TIMEOUT:-45}}" bash "$t"
+        rc=$?
+        end=$(date +%s.%N)
+        echo "$name: exit $rc ($(awk "BEGIN{printf \"%.1f\", $end-$start}") s)"
+        printf '{"name":"%s","exit":%d,"seconds":%s}\n' "$name" "$rc" "$(awk "BEGIN{printf \"%.2f\", $end-$start}")" >"$MB_RESULTS/$name.exit.json"
+    done
 done
+MB_RESULTS=$BASE_RESULTS
 dmesg >"$MB_RESULTS/dmesg.txt" 2>/dev/null
 touch "$MB_RESULTS/runner-done"
 echo "guest: done"

@@ -7,18 +7,20 @@
 # Environment: MB_BIN (host binary), MB_RESULTS, MB_ROOT, MB_IIOD_PORT (host port forwarded to the guest's 30431).
 export MB_BIN MB_RESULTS MB_ROOT MB_IIOD_PORT
 while [ ! -e "$MB_RESULTS/runner-done" ] && [ ! -e "$MB_RESULTS/qemu-exited" ]; do
-    for req in "$MB_RESULTS"/*.host-request; do
+    # Requests of --repeat's rounds come from $MB_RESULTS/round-N: the host script gets that folder.
+    for req in "$MB_RESULTS"/*.host-request "$MB_RESULTS"/round-*/*.host-request; do
         [ -e "$req" ] || continue
+        dir=$(dirname "$req")
         name=$(basename "$req" .host-request)
-        mv "$req" "$MB_RESULTS/$name.host-running"
+        mv "$req" "$dir/$name.host-running"
         script="$MB_ROOT/scripts/kernel-tests/host/$name.sh"
-        echo "host-runner: $name"
+        echo "host-runner: $name ($dir)"
         if [ -x "$script" ]; then
-            timeout -k 5 90 bash "$script"; echo "host-runner: $name exit $?"
+            MB_RESULTS="$dir" timeout -k 5 90 bash "$script"; echo "host-runner: $name exit $?"
         else
             echo "host-runner: no $script"
         fi
-        touch "$MB_RESULTS/$name.host-done"
+        touch "$dir/$name.host-done"
     done
     sleep 0.2
 done

@@ -27,7 +27,7 @@ as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
 uptime_ns() { local u _; read -r u _ </proc/uptime; echo "${u/./}0000000"; }
 
 # window_json PID SECONDS: PID's counters over SECONDS; prints a JSON object
-# {seconds, t0_ns, t1_ns, voluntary, nonvoluntary, cpu_ticks, cpu_ns, clk_tck, alive_at_end}. Device deliveries in the
+# {seconds, t0_ns, t1_ns, voluntary, nonvoluntary, cpu_ticks, user_ticks, system_ticks, cpu_ns, clk_tck, alive_at_end}. Device deliveries in the
 # window are counted by the host-side checks from the captured timestamps.
 window_json() {
     local a b t0 t1 alive=false
@@ -36,7 +36,7 @@ window_json() {
     b=$(proc_counters "$1"); t1=$(uptime_ns)
     [ -d "/proc/$1" ] && alive=true
     set -- $a $b
-    echo "{\"seconds\": $(( (t1 - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t1, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": $alive}"
+    echo "{\"seconds\": $(( (t1 - t0) / 1000000 ))e-3, \"t0_ns\": $t0, \"t1_ns\": $t1, \"voluntary\": $(( $6 - $1 )), \"nonvoluntary\": $(( $7 - $2 )), \"cpu_ticks\": $(( $8 + $9 - $3 - $4 )), \"user_ticks\": $(( $8 - $3 )), \"system_ticks\": $(( $9 - $4 )), \"cpu_ns\": $(( ${10} - $5 )), \"clk_tck\": $(getconf CLK_TCK), \"alive_at_end\": $alive}"
 }
 
 # pair_windows CAP REF N SECONDS OUTCAP OUTREF OUTWIN: both processes' counters sampled at the
@@ -66,52 +66,57 @@ pair_windows() {
     echo "[$wins]" >"$owin"
 }
 
-# file_or_null FILE: the file's content (JSON) or null.
-file_or_null() { if [ -s "$1" ]; then cat "$1"; else echo null; fi; }
-
-# cpu_pair BATCH SECONDS [CAPTURE ARGS...]: runs `motionbatch capture --batch BATCH --no-hwfifo [ARGS]`
-# and `iio_readdev -T 0 -b BATCH` at the same time on the two devices (100 Hz, same driver and scan
-# layout), in two rounds: capture on accel_3d and iio_readdev on gyro_3d, then swapped. Each round
-# measures both over SECONDS (three windows) after a 3 s start-up. The placements differ: the
-# reader on accel_3d tends to pay more (iio_readdev 217.7 µs per sample there vs 122.6 on gyro_3d
-# in one run of test 58), and only a capture on accel_3d runs the live analysis (a gyroscope-only
-# capture counts no steps), so one placement alone favours one side; the checker judges the
-# geometric mean of the two rounds. Writes the test's result JSON {build, batch,
-# capture_args, exit, rounds: [{capture_device, exit, capture: window, readdev: window,
-# windows: [...], stats}, ...]} (exit: the worst round's).
-cpu_pair() {
-    local b=$1 w=$2 accel gyro cap ref rc build round capdev refdev rounds="" worst=0
-    shift 2
-    local win=$(( (w + 2) / 3 ))  # three windows of this many seconds
+# cpu_ab BATCH ROUNDS SECONDS FLOOR [CAPTURE ARGS...]: reader CPU per sample, one reader at a
+# time on accel_3d (100 Hz, no hardware FIFO): per round `motionbatch capture --batch BATCH
+# --no-hwfifo [ARGS]`, then `iio_readdev -T 0 -b BATCH` (A B A B ...), and with FLOOR=1 the
+# minimal Swift loop `floor-reader` (poll + read + one store, the same build; the buffer enabled
+# through sysfs with watermark BATCH) after them. Each reader runs 2 s, then its counters are read
+# over SECONDS (window_json), then it is stopped by SIGINT. Writes the test's result JSON {build,
+# batch, design: "ab", capture_args, exit, rounds: [{exit, capture, readdev, floor, stats}]}.
+cpu_ab() {
+    local b=$1 n=$2 w=$3 floor=$4 accel dev pid rc build round rounds="" worst=0 fl
+    shift 4
     iio_make_recording "$TEST_TMP/rec.csv" 10
     start_emulator "$TEST_TMP/rec.csv" --loop --summary-json "$TEST_TMP/emu.json"
     accel=$(wait_iio accel_3d 10) || { echo "accel_3d did not appear"; return 1; }
-    gyro=$(wait_iio gyro_3d 10) || { echo "gyro_3d did not appear"; return 1; }
-    for round in 1 2; do
-        if [ $round = 1 ]; then capdev=accel_3d; refdev=gyro_3d; else capdev=gyro_3d; refdev=accel_3d; fi
-        # iio_readdev's device at 100 Hz without FIFO latency (the capture sets its own).
-        if [ $refdev = gyro_3d ]; then
-            echo 100 >"$gyro/in_anglvel_sampling_frequency"; echo 0 >"$gyro/buffer/hwfifo_timeout"
-        else
-            echo 100 >"$accel/in_accel_sampling_frequency"; echo 0 >"$accel/buffer/hwfifo_timeout"
-        fi
-        rm -f "$TEST_TMP/stats.json" "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
-        "$MB_BIN" capture --device $capdev --rate 100 --batch "$b" --no-hwfifo "$@" --duration $((3 * win + 10)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
-        cap=$!
-        iio_readdev -T 0 -b "$b" $refdev >/dev/null 2>&1 &
-        ref=$!
-        sleep 3
-        # Three windows sampled at the same instants for both readers (the guest has one vCPU, so
-        # both always share it); the checker reports each window's ratio and judges the median.
-        pair_windows "$cap" "$ref" 3 "$win" "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/win.json"
-        # Both stopped by SIGINT once the windows are over (a clean stop: exit 0, statistics written).
-        kill -INT "$ref" "$cap"; wait "$ref"
-        wait "$cap"; rc=$?
+    wait_iio gyro_3d 10 >/dev/null || { echo "gyro_3d did not appear"; return 1; }
+    dev=/dev/$(basename "$accel")
+    local floor_bin
+    floor_bin="$(dirname "$MB_BIN")/floor-reader"
+    for round in $(seq "$n"); do
+        rm -f "$TEST_TMP/stats.json" "$TEST_TMP/cap.json" "$TEST_TMP/ref.json" "$TEST_TMP/floor.json"
+        "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo "$@" --duration $((w + 30)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
+        pid=$!
+        sleep 2; window_json "$pid" "$w" >"$TEST_TMP/cap.json"
+        kill -INT "$pid"; wait "$pid"; rc=$?
         [ $rc -ne 0 ] && worst=$rc
-        cat "$TEST_TMP/cap.json" "$TEST_TMP/ref.json"
-        rounds+="${rounds:+, }{\"capture_device\": \"$capdev\", \"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"windows\": $(file_or_null "$TEST_TMP/win.json"), \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
+        echo 100 >"$accel/in_accel_sampling_frequency"; echo 0 >"$accel/buffer/hwfifo_timeout"
+        iio_readdev -T 0 -b "$b" accel_3d >/dev/null 2>&1 &
+        pid=$!
+        sleep 2; window_json "$pid" "$w" >"$TEST_TMP/ref.json"
+        kill -INT "$pid"; wait "$pid" 2>/dev/null
+        fl=null
+        if [ "$floor" = 1 ] && [ -x "$floor_bin" ]; then
+            for e in "$accel"/scan_elements/*_en; do echo 1 >"$e"; done
+            echo 128 >"$accel/buffer/length"; echo "$b" >"$accel/buffer/watermark"
+            echo 100 >"$accel/in_accel_sampling_frequency"; echo 0 >"$accel/buffer/hwfifo_timeout"
+            if echo 1 >"$accel/buffer/enable"; then
+                "$floor_bin" "$dev" &
+                pid=$!
+                sleep 2; window_json "$pid" "$w" >"$TEST_TMP/floor.json"
+                kill -INT "$pid"; wait "$pid" 2>/dev/null
+                echo 0 >"$accel/buffer/enable"
+                fl=$(file_or_null "$TEST_TMP/floor.json")
+            fi
+        fi
+        echo "round $round: capture $(cat "$TEST_TMP/cap.json"); readdev $(cat "$TEST_TMP/ref.json"); floor $fl"
+        rounds+="${rounds:+, }{\"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"floor\": $fl, \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
     done
     stop_emulator TERM
     case "$MB_BIN" in */release/*) build=release ;; */debug/*) build=debug ;; *) build=unknown ;; esac
-    write_result "{\"build\": \"$build\", \"batch\": $b, \"capture_args\": \"$*\", \"exit\": $worst, \"rounds\": [$rounds]}"
+    write_result "{\"build\": \"$build\", \"batch\": $b, \"design\": \"ab\", \"capture_args\": \"$*\", \"exit\": $worst, \"rounds\": [$rounds]}"
 }
+
+# file_or_null FILE: the file's content (JSON) or null.
+file_or_null() { if [ -s "$1" ]; then cat "$1"; else echo null; fi; }
+

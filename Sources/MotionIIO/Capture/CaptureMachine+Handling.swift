@@ -163,6 +163,8 @@ extension CaptureMachine {
             streams[i].rounds = 0
             streams[i].wakeTotal = 0
             streams[i].lastDrain = 0
+            streams[i].burstSeen = 0
+            streams[i].burstOpen = false
         }
         merger = streams.count == 2 ? SampleMerger() : nil
         if mode == .blocking { drains = .first(streams.count) }
@@ -206,6 +208,7 @@ extension CaptureMachine {
         }
         switch mode {
         case .buffers:
+            noteSplitBursts(at: now)
             var until = deadline
             if !settings.removalEvents { until = min(until ?? Int64.max, now + settings.livenessTimeout) }
             return Wait(streams: .first(streams.count), until: until)
@@ -220,7 +223,10 @@ extension CaptureMachine {
     }
 
     mutating func absorb(_ w: Wake, at now: Int64) {
-        if !lastWaitWasCheck { stats.userspaceReturns += 1 }
+        if !lastWaitWasCheck {
+            stats.userspaceReturns += 1
+            if !w.controls.isEmpty || w.deviceRemoved || w.deviceAdded { stats.eventWakes += 1 }
+        }
         if let stop = controlStop(w) { reason = .signal(signalOf(stop)); return }
         let pausing = w.controls.contains(.pause) && !pauseRequested
         if pausing { pauseRequested = true }
@@ -244,6 +250,25 @@ extension CaptureMachine {
         }
         // Before the buffers go, what the kernel holds is read (a timed batch not yet due).
         if pausing, mode != .blocking { drains = .first(streams.count) }
+    }
+
+    /// Before a wait on the buffers at `now`: counts each FIFO burst left incomplete (once per
+    /// burst; the burst is complete when its expected scans were read, across waits, unless
+    /// the rest comes more than half a latency later: then it is the next burst).
+    mutating func noteSplitBursts(at now: Int64) {
+        for i in streams.indices {
+            guard let n = streams[i].plan.expectedBurst else { continue }
+            if streams[i].burstSeen > 0, streams[i].burstSeen < n {
+                if !streams[i].burstOpen {
+                    streams[i].burstOpen = true
+                    streams[i].burstOpenedAt = now
+                    stats.splitBursts += 1
+                }
+            } else {
+                streams[i].burstSeen = 0
+                streams[i].burstOpen = false
+            }
+        }
     }
 
     func controlStop(_ w: Wake) -> CaptureStopReason? {
@@ -274,6 +299,11 @@ extension CaptureMachine {
             ready.append(Ready(stream: i, samples: got))
         case .buffers:
             if !got.isEmpty { ready.append(Ready(stream: i, samples: got)) }
+            if streams[i].burstOpen, Double(now - streams[i].burstOpenedAt) > streams[i].plan.latencySeconds * 5e8 {
+                streams[i].burstSeen = 0
+                streams[i].burstOpen = false
+            }
+            streams[i].burstSeen += d.samples.count
             // A hardware-FIFO burst is pushed sample by sample; woken by its first sample the
             // reader can run mid-burst. While the burst is incomplete and each yield brings
             // more, yield so the producer finishes it, then drain again.

@@ -371,6 +371,11 @@ public struct CaptureMachine: Sendable {
         var lastDrain = 0
         var wakeTotal = 0
         var rounds = 0
+        /// Scans of the FIFO burst being read, across waits; whether a wait was entered with it
+        /// incomplete (``CaptureStatistics/splitBursts``).
+        var burstSeen = 0
+        var burstOpen = false
+        var burstOpenedAt: Int64 = 0
         var lastScaleCheck: Int64?
         /// Lost samples and gaps counted before the detector was restarted (pause, reconnection).
         var lostBefore = 0
@@ -395,8 +400,11 @@ public struct CaptureMachine: Sendable {
             if pending.isEmpty { pending = got } else { pending += got }
             guard var clock = due else { return nil }
             defer { due = clock }
+            let short = clock.shortBatches
             // Count the scans read (the timestamp repair may hold some back for a while).
             guard clock.drained(scans, at: now) else { return nil }
+            if clock.shortBatches > short { setup.report.shortBatches += 1 }
+            guard !pending.isEmpty else { return nil }
             let batch = pending
             pending = []
             return batch

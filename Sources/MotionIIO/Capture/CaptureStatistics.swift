@@ -34,6 +34,9 @@ public struct CaptureStatistics: Sendable {
         public var scaleChanges = 0
         /// Samples with an axis at the end of its raw range: clipped at the sensor's full scale.
         public var clippedSamples = 0
+        /// Timed waiting: batches handed over when due with fewer than the batch's samples (the
+        /// producer was late; its samples come with the next batch). See ``BatchDueClock``.
+        public var shortBatches = 0
         /// The full scales applied by `--range` (``CaptureRange``), read back.
         public var ranges: [CaptureRange.Applied] = []
         /// The device's stable identity (name, parent device, label), as the capture found it.
@@ -48,6 +51,7 @@ public struct CaptureStatistics: Sendable {
             repairedSamples += earlier.repairedSamples
             scaleChanges += earlier.scaleChanges
             clippedSamples += earlier.clippedSamples
+            shortBatches += earlier.shortBatches
         }
     }
 
@@ -68,6 +72,12 @@ public struct CaptureStatistics: Sendable {
     public var timedWait = false
     /// `sched_yield` calls made to let a producer finish a partly delivered FIFO burst.
     public var yields = 0
+    /// FIFO bursts the reader went back to waiting on before they were complete (the producer
+    /// paused mid-burst for longer than the yields gave it): each costs one more return.
+    public var splitBursts = 0
+    /// Returns caused by the outside rather than by a batch: signals, and device events of the
+    /// kernel's uevent socket (any device's, not only the captured ones').
+    public var eventWakes = 0
     /// Process counters over the streaming phase (after buffers were enabled).
     public var counters = ProcessCounters(voluntarySwitches: 0, involuntarySwitches: 0, userCPUNanoseconds: 0, systemCPUNanoseconds: 0)
     /// Streaming time, ns (monotonic).

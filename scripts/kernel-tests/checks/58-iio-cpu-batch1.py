@@ -1,11 +1,12 @@
-"""Checks 58-iio-cpu-batch1: CPU ns per sample of `motionbatch capture --batch 1` vs
-`iio_readdev -b 1` (per-sample delivery), same settings, same run, both device placements.
-Target (issue 14): <= 1.0x, reported as target_met for release binaries (a benchmark figure, not
-a pass/fail condition); the windows and exits are checked."""
+"""Checks 58-iio-cpu-batch1: CPU per sample of `motionbatch capture --batch 1` vs `iio_readdev
+-b 1` (per-sample delivery), one reader at a time, five rounds, with the minimal Swift loop
+`floor-reader` measured in each round (floor_ratio: what a Swift binary pays per wake-up in the
+emulated guest before doing anything). Target <= 1.0x, the median of the rounds' ratios,
+reported as target_met (not enforced: see docs/iio-reader.md, "Speed", for the floor)."""
 import importlib.util, os
 spec = importlib.util.spec_from_file_location("iio_cpu", os.path.join(os.path.dirname(__file__), "iio_cpu.py"))
 c = importlib.util.module_from_spec(spec); spec.loader.exec_module(c)
 
 
 def check(r, ctx):
-    return c.check_pair(r, 17, 1.0)
+    return c.check_ab(r, 14.5, 5, 1.0, enforce=False)

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Reader speed at batch 1 (per-sample delivery): as 55, with `--batch 1` (buffer waiting: timed
-# waiting needs a batch >= 2) and `iio_readdev -b 1`; per device placement three 6 s windows.
-# timeout: 90
+# waiting needs a batch >= 2) and `iio_readdev -b 1`, and a third reader per round: the minimal
+# Swift loop `floor-reader` (poll + read + one store, built like motionbatch), the floor a Swift
+# binary pays per wake-up in this emulated guest.
+# timeout: 300
 . "$MB_TEST_LIB"; . "$MB_ROOT/scripts/kernel-tests/iio-lib.sh"
-cpu_pair 1 18
+cpu_ab 1 5 15 1

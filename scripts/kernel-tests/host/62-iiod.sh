@@ -16,7 +16,14 @@ t2=$(now)
 timeout 40 "$MB_BIN" capture -u "$URI" --rate 100 --latency 1 --duration 30 -o "$R.drop.csv" --overwrite \
     --stats-json "$R.drop-stats.json" >/dev/null 2>"$R.drop.err" &
 cap=$!
-sleep 1
+# The guest kills iiod 2 s after this marker: set it once the capture is streaming (its first
+# batch is in the recording), not after a fixed delay: a slow connection under load would
+# otherwise be killed before it streamed, and the test would see a start failure instead.
+for _ in $(seq 200); do
+    [ "$(grep -vc '^#' "$R.drop.csv" 2>/dev/null || echo 0)" -ge 3 ] && break
+    kill -0 "$cap" 2>/dev/null || break
+    sleep 0.1
+done
 touch "$R.phase2-started"
 wait "$cap"; drop_rc=$?
 t3=$(now)
