@@ -8,6 +8,7 @@ enum CommandRegistry {
             BenchCommand.spec,
             StepsCommand.spec,
             ActivityCommand.spec,
+            EpochsCommand.spec,
             EvalCommand.spec,
             WakesCommand.spec,
             CalibrateCommand.spec,

@@ -17,6 +17,9 @@ struct InputOptions: Sendable {
     var strict = false
     /// `--allow-empty`: a recording without samples is a warning, not a failure.
     var allowEmpty = false
+    /// Threads each reader parses with (nil: the reader's default); 1 when `--jobs` analyses
+    /// several files at once (``EachFile``).
+    var readThreads: Int?
 
     /// No options: every input recognised from its content.
     static let none = InputOptions(dialect: nil, dialectOptions: RecordingDialectOptions())
@@ -99,6 +102,7 @@ struct InputOptions: Sendable {
     var readOptions: RecordingReadOptions {
         var o = RecordingReadOptions(dialect: dialectOptions, plausibility: plausibility)
         o.limits = limits
+        if let readThreads { o.threads = readThreads }
         return o
     }
 

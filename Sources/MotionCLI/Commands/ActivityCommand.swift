@@ -27,7 +27,7 @@ enum ActivityCommand {
                 .flag("csv", help: "Print CSV: a header line, then one row per segment (file,start_s,end_s,label,confidence,announced_s)."),
                 .option("activity-param", value: "NAME=VALUE", help: "Override a classifier parameter for experiments (repeatable; see docs/activity-classifier.md).", repeated: true),
                 EachFile.recursiveOption,
-            ] + InputOptions.options,
+            ] + EachFile.parallelOptions + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
@@ -35,7 +35,7 @@ enum ActivityCommand {
                 try CSVOutput.checkExclusive(args)
                 let input = try InputOptions.parse(args)
                 if args.flag("csv") { io.out(CSVOutput.header(["file"] + segmentColumns)) }
-                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
+                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input), input: input) { file, io, input in
                     var bar = ProgressBar(label: "activity \(file)", total: file == "-" ? 0 : CLIFiles.size(file), io: io)
                     defer { bar.finish(io: io) }
                     let (timeline, duration, warnings) = try classify(file, input: input, configuration: config, progress: { bar.update($0, io: io) })

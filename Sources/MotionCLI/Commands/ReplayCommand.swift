@@ -37,7 +37,7 @@ enum ReplayCommand {
                 .option("pace", value: "MODE", help: "With --publish: realtime (each batch when its samples are due) or fast (default)."),
                 .flag("ndjson", help: "With --publish: print one JSON object per batch, event and the summary on stdout, as capture --ndjson."),
                 EachFile.recursiveOption,
-            ] + InputOptions.options + PublishOptions.options,
+            ] + EachFile.parallelOptions + InputOptions.options + PublishOptions.options,
             run: run
         )
     }
@@ -86,9 +86,8 @@ enum ReplayCommand {
         _ = try PublishOptions.configuration(args, session: "", latencySeconds: 0, defaultOutbox: { _ in nil })
         try CSVOutput.checkExclusive(args)
         let input = try InputOptions.parse(args)
-        let localIO = io
         if args.flag("csv") { io.out(CSVOutput.header(csvColumns.map(\.name))) }
-        try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { path in
+        try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input), input: input) { path, localIO, input in
             var bar = ProgressBar(label: "replay \(path)", total: path == "-" ? 0 : CLIFiles.size(path), io: localIO)
             let outcome: Outcome
             do {

@@ -27,7 +27,7 @@ enum StepsCommand {
                 .option("per", value: "ROW", help: "With --csv: one row per 'file' (default) or per 'step'."),
                 .option("param", value: "NAME=VALUE", help: "Override a step-counter parameter for experiments (repeatable; see docs/step-counter.md).", repeated: true),
                 EachFile.recursiveOption,
-            ] + InputOptions.options,
+            ] + EachFile.parallelOptions + InputOptions.options,
             run: { args, io in
                 let files = args.arguments("FILE")
                 guard !files.isEmpty else { throw CLIError.usage("missing FILE") }
@@ -42,7 +42,7 @@ enum StepsCommand {
                 let config = try StepParameters.configuration(args.strings("param"))
                 let input = try InputOptions.parse(args)
                 if args.flag("csv") { io.out(CSVOutput.header(perStep ? csvStepColumns : csvFileColumns)) }
-                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input)) { file in
+                try EachFile.run(files, io: io, folders: EachFile.folders(args, input: input), input: input) { file, io, input in
                     var bar = ProgressBar(label: "steps \(file)", total: file == "-" ? 0 : CLIFiles.size(file), io: io)
                     defer { bar.finish(io: io) }
                     let (summary, duration, warnings) = try count(file, input: input, configuration: config, progress: { bar.update($0, io: io) })

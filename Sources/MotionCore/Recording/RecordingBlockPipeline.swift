@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import MotionSystem
 
 /// Produces the parsed blocks of a recording in file order, on the caller's thread or, for files
 /// of more than one block, on worker threads that parse the next blocks while the caller consumes
@@ -110,7 +111,7 @@ final class RecordingBlockPipeline: @unchecked Sendable {
 
     private func startWorkers() {
         var started = 0
-        for _ in 0..<threadCount where RecordingWorkerThread.start({ [self] in work() }) { started += 1 }
+        for _ in 0..<threadCount where WorkerThread.start({ [self] in work() }) { started += 1 }
         if started > 0 {
             workersStarted = true
             inlineBlock = nil
@@ -146,31 +147,5 @@ final class RecordingBlockPipeline: @unchecked Sendable {
             slot.result = result
             slot.ready.signal()
         }
-    }
-}
-
-/// A detached POSIX thread running one closure (`pthread_create(3)`, `pthread_detach(3)`).
-enum RecordingWorkerThread {
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    /// Starts `body` on a new detached thread.
-    /// - Returns: false if `pthread_create` failed (`body` is then not run).
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
-        guard rc == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
     }
 }

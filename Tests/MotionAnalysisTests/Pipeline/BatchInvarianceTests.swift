@@ -12,6 +12,7 @@ import Testing
         .analyzer("stream") { StreamStatisticsAnalyzer(declaredRateHz: $0.declaredRate) },
         .analyzer("steps") { _ in try StepCountAnalyzer() },
         .analyzer("activity") { try ActivityAnalyzer(gyroscope: $0.sensors.contains(.gyro)) },
+        .analyzer("acceleration") { _ in AccelerationMetricsAnalyzer() },
         BatchInvariance.Subject("standard") { try StandardAnalyzers.pipeline(for: $0).0 },
     ]
 

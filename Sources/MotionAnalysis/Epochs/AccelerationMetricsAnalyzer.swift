@@ -1,0 +1,187 @@
+import MotionCore
+
+/// The acceleration metrics research tools report per epoch, accumulated per clock minute:
+///
+/// - **ENMO** (Euclidean norm minus one, van Hees et al. 2013): max(0, |a| − 1 g) per sample,
+///   averaged; GGIR's and biobankAccelerometerAnalysis's main metric.
+/// - **MAD** (mean amplitude deviation, Vähä-Ypyä et al. 2015): in each 5-second window of the
+///   clock (aligned to multiples of 5 s), the mean absolute deviation of |a| from its mean in the
+///   window; an epoch's MAD is the mean of its windows'.
+/// - Per-axis statistics of 7.5-minute pieces, from which ``NonWearRule`` builds GGIR's
+///   60-minute windows.
+///
+/// Values in g (1 g = 9.80665 m/s², the unit the rules are published in). No clock is read: the
+/// minutes are those of the sample timestamps. An interruption closes the 5-second window at
+/// hand (no window spans it).
+///
+/// - Complexity: O(1) per sample; memory O(minutes with samples), about 100 bytes a minute
+///   (1 MB for a week).
+public struct AccelerationMetricsAnalyzer: BatchAnalyzer {
+    /// One minute, ns.
+    public static let minuteNs: Int64 = 60_000_000_000
+    /// One MAD window, ns.
+    public static let madWindowNs: Int64 = 5_000_000_000
+    /// One non-wear piece (7.5 min), ns.
+    public static let pieceNs: Int64 = 450_000_000_000
+    /// Standard gravity, m/s².
+    public static let standardGravity = 9.80665
+
+    private var metrics = AccelerationMetrics()
+    /// The minute samples are being added to (not yet in `metrics`), if any.
+    private var openMinute: AccelerationMinute?
+    /// The 7.5-minute piece samples are being added to: its index and axes (not yet in `metrics`).
+    private var openPiece: Int64?
+    private var pieceX = AxisStatistics(), pieceY = AxisStatistics(), pieceZ = AxisStatistics()
+    /// The 5-second window at hand: its index and the magnitudes (g) of its samples.
+    private var madWindow: Int64?
+    private var madValues: [Double] = []
+
+    /// A fresh analyzer.
+    public init() {
+        madValues.reserveCapacity(2048)
+    }
+
+    /// `acceleration`.
+    public var name: String { "acceleration" }
+
+    /// Adds the delivery's samples.
+    public mutating func consume(_ batch: SampleBatch, context: AnalysisContext) -> NoOutput {
+        let g = 1 / Self.standardGravity
+        for s in batch.samples {
+            let t = s.timestamp
+            let x = s.accel.x * g, y = s.accel.y * g, z = s.accel.z * g
+            let r = (x * x + y * y + z * z).squareRoot()
+            let window = Self.floorDiv(t, Self.madWindowNs)
+            if window != madWindow {
+                closeMADWindow()
+                madWindow = window
+            }
+            madValues.append(r)
+            let minute = Self.floorDiv(t, Self.minuteNs)
+            if openMinute?.index != minute {
+                flushMinute()
+                openMinute = AccelerationMinute(index: minute)
+            }
+            openMinute!.samples += 1
+            openMinute!.enmoSum += max(0, r - 1)
+            let piece = Self.floorDiv(t, Self.pieceNs)
+            if piece != openPiece {
+                flushPiece()
+                openPiece = piece
+            }
+            pieceX.add(x)
+            pieceY.add(y)
+            pieceZ.add(z)
+        }
+        return NoOutput()
+    }
+
+    /// Closes the 5-second window at hand: no window spans an interruption.
+    public mutating func interrupt(at time: Int64, context: AnalysisContext) -> NoOutput {
+        closeMADWindow()
+        return NoOutput()
+    }
+
+    /// Closes the last 5-second window, minute and piece.
+    public mutating func finish(context: AnalysisContext) -> NoOutput {
+        closeMADWindow()
+        flushMinute()
+        flushPiece()
+        return NoOutput()
+    }
+
+    /// The metrics so far (the open 5-second window's MAD only after ``finish(context:)``).
+    public var result: AccelerationMetrics {
+        var copy = self
+        copy.flushMinute()
+        copy.flushPiece()
+        return copy.metrics
+    }
+
+    private mutating func closeMADWindow() {
+        guard let window = madWindow, !madValues.isEmpty else { madWindow = nil; return }
+        var sum = 0.0
+        for v in madValues { sum += v }
+        let mean = sum / Double(madValues.count)
+        var deviation = 0.0
+        for v in madValues { deviation += abs(v - mean) }
+        let mad = deviation / Double(madValues.count)
+        let minute = Self.floorDiv(window &* Self.madWindowNs, Self.minuteNs)
+        if openMinute?.index == minute {
+            openMinute!.madSum += mad
+            openMinute!.madWindows += 1
+        } else {
+            let m = minuteSlot(minute)
+            metrics.minutes[m].madSum += mad
+            metrics.minutes[m].madWindows += 1
+        }
+        madValues.removeAll(keepingCapacity: true)
+        madWindow = nil
+    }
+
+    /// Moves the open minute into `metrics` (merged with one of the same index already there).
+    private mutating func flushMinute() {
+        guard let open = openMinute else { return }
+        openMinute = nil
+        let m = minuteSlot(open.index)
+        metrics.minutes[m].samples += open.samples
+        metrics.minutes[m].enmoSum += open.enmoSum
+        metrics.minutes[m].madSum += open.madSum
+        metrics.minutes[m].madWindows += open.madWindows
+    }
+
+    /// Moves the open piece into `metrics` (merged with one of the same index already there).
+    private mutating func flushPiece() {
+        guard let index = openPiece else { return }
+        openPiece = nil
+        let p = pieceSlot(index)
+        metrics.pieces[p].axes[0] = metrics.pieces[p].axes[0].merged(with: pieceX)
+        metrics.pieces[p].axes[1] = metrics.pieces[p].axes[1].merged(with: pieceY)
+        metrics.pieces[p].axes[2] = metrics.pieces[p].axes[2].merged(with: pieceZ)
+        pieceX = AxisStatistics(); pieceY = AxisStatistics(); pieceZ = AxisStatistics()
+    }
+
+    /// The position of `minute` in the minutes, appended (or inserted, for a timestamp that went
+    /// back) when new.
+    private mutating func minuteSlot(_ minute: Int64) -> Int {
+        Self.slot(minute, in: &metrics.minutes, index: \.index, make: AccelerationMinute.init(index:))
+    }
+
+    private mutating func pieceSlot(_ piece: Int64) -> Int {
+        Self.slot(piece, in: &metrics.pieces, index: \.index, make: AccelerationPiece.init(index:))
+    }
+
+    /// The position of the element of `items` (sorted by `index`) whose index is `key`, made with
+    /// `make` and put in its place when there is none (at the end, in time order, in O(1)).
+    private static func slot<T>(_ key: Int64, in items: inout [T], index: KeyPath<T, Int64>, make: (Int64) -> T) -> Int {
+        if let last = items.last {
+            if last[keyPath: index] == key { return items.count - 1 }
+            if last[keyPath: index] < key { items.append(make(key)); return items.count - 1 }
+        } else {
+            items.append(make(key))
+            return 0
+        }
+        let i = lowerBound(items.count) { items[$0][keyPath: index] < key }
+        if i < items.count && items[i][keyPath: index] == key { return i }
+        items.insert(make(key), at: i)
+        return i
+    }
+
+    /// The first index in `0..<count` for which `before` is false (`before` true then false).
+    static func lowerBound(_ count: Int, _ before: (Int) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if before(mid) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// ⌊a / b⌋ for b > 0 (rounding towards −∞, so that times before the clock's zero fall in
+    /// negative minutes).
+    @inline(__always)
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b < 0) ? q - 1 : q
+    }
+}
