@@ -157,4 +157,52 @@ struct EpochsCommandTests {
         #expect(epochs.first?["samples"] as? Int == 18_004)
         #expect(o["valid_days"] as? Int == 0)
     }
+
+    /// The JSON validates against docs/schemas/epochs.schema.json for every epoch length, and a
+    /// changed version does not.
+    @Test(arguments: ["day", "hour", "minute"])
+    func jsonValidatesAgainstItsSchema(per: String) throws {
+        guard (try? TestProcess.run(["/bin/sh", "-c", "python3 -c 'import jsonschema, referencing'"]))?.status == 0 else { return }
+        let dir = try Self.folder()
+        let r = runCLI(["epochs", "--json", "--per", per, dir.path, TestPaths.packageRoot.appendingPathComponent("Recordings/hapt-user05-mixed.csv").path])
+        #expect(r.code == 0, "\(r.err)")
+        let validator = TestPaths.packageRoot.appendingPathComponent("scripts/validate-json.py").path
+        let path = try TestPaths.scratchFile(r.out, name: "epochs.ndjson")
+        let v = try TestProcess.run(["/usr/bin/env", "python3", validator, "epochs", path])
+        #expect(v.status == 0, "\(v.err)")
+        let wrong = try TestPaths.scratchFile(r.out.replacingOccurrences(of: "\"schema\":1", with: "\"schema\":2"), name: "wrong.ndjson")
+        #expect(try TestProcess.run(["/usr/bin/env", "python3", validator, "epochs", wrong]).status == 1)
+    }
+
+    /// `--calibrate` on a device held still in 24 orientations with a known distortion applies the
+    /// fit (stderr and JSON say so); on a walk it is not applied and says why.
+    @Test func calibrateAppliesOnlyWhenTheSphereIsCovered() throws {
+        var s = "time_s,accel_x,accel_y,accel_z\n"
+        let n = 24
+        var t = 0.0
+        for i in 0..<n {
+            let z = 1 - 2 * (Double(i) + 0.5) / Double(n), r = (1 - z * z).squareRoot(), phi = Double(i) * 2.399963229728653
+            let p = [r * cos(phi) / 1.03 - 0.04, r * sin(phi) / 0.97 + 0.02, z - 0.03]
+            for j in 0..<(30 * 25) {
+                let noise = Double(j % 3 - 1) * 0.002
+                s += "\(t),\((p[0] + noise) * 9.80665),\(p[1] * 9.80665),\(p[2] * 9.80665)\n"
+                t += 0.04
+            }
+        }
+        let still = try TestPaths.scratchFile(s, name: "turned.csv")
+        let r = runCLI(["epochs", "--calibrate", "--json", still])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.err.contains("auto-calibration applied"), "\(r.err)")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let c = try #require(o["calibration"] as? [String: Any])
+        #expect(c["applied"] as? Bool == true)
+        let offsets = try #require(c["offset_g"] as? [Double])
+        #expect(abs(offsets[0] - 0.04) < 0.005 && abs(offsets[1] + 0.02) < 0.005 && abs(offsets[2] - 0.03) < 0.005, "\(offsets)")
+        let walk = try TestPaths.scratchFile(Self.walkingCSV(), name: "walk.csv")
+        let w = runCLI(["epochs", "--calibrate", "--json", walk])
+        #expect(w.code == 0)
+        #expect(w.err.contains("auto-calibration not applied"), "\(w.err)")
+        let plain = runCLI(["epochs", "--json", walk])
+        #expect(plain.out.contains("\"calibration\":null"))
+    }
 }

@@ -36,9 +36,21 @@ public struct AccelerationMetricsAnalyzer: BatchAnalyzer {
     private var madWindow: Int64?
     private var madValues: [Double] = []
 
-    /// A fresh analyzer.
-    public init() {
+    /// The calibration applied to every sample before the metrics (identity when not applied).
+    private let offset: Vector3
+    private let scale: Vector3
+
+    /// A fresh analyzer; `calibration`, when applied, corrects every sample first (in g:
+    /// `(a + offset) × scale`).
+    public init(calibration: AccelerationCalibration? = nil) {
         madValues.reserveCapacity(2048)
+        if let c = calibration, c.isApplied {
+            offset = Vector3(c.offset[0], c.offset[1], c.offset[2])
+            scale = Vector3(c.scale[0], c.scale[1], c.scale[2])
+        } else {
+            offset = .zero
+            scale = Vector3(1, 1, 1)
+        }
     }
 
     /// `acceleration`.
@@ -49,7 +61,7 @@ public struct AccelerationMetricsAnalyzer: BatchAnalyzer {
         let g = 1 / Self.standardGravity
         for s in batch.samples {
             let t = s.timestamp
-            let x = s.accel.x * g, y = s.accel.y * g, z = s.accel.z * g
+            let x = (s.accel.x * g + offset.x) * scale.x, y = (s.accel.y * g + offset.y) * scale.y, z = (s.accel.z * g + offset.z) * scale.z
             let r = (x * x + y * y + z * z).squareRoot()
             let window = Self.floorDiv(t, Self.madWindowNs)
             if window != madWindow {

@@ -34,6 +34,7 @@ enum EpochsCommand {
                 .option("nonwear-range", value: "MG", help: "Non-wear: the range criterion in mg (default 50)."),
                 .option("nonwear-axes", value: "N", help: "Non-wear: axes that must meet both criteria (default 2 of 3)."),
                 .option("nonwear-window", value: "MIN", help: "Non-wear: the window centred on each 15-minute block, minutes, a multiple of 15 (default 60)."),
+                .flag("calibrate", help: "Auto-calibrate first (GGIR's sphere fit on still 10 s windows; a second pass over the file), applied to ENMO, MAD and non-wear when it fits; reported on stderr and in --json."),
                 .flag("merge", help: "Join the --csv or --json outputs of --shard runs (the FILEs) into one, rows by file in byte order."),
                 EachFile.recursiveOption,
             ] + EachFile.parallelOptions + InputOptions.options,
@@ -51,6 +52,7 @@ enum EpochsCommand {
                     let (report, warnings) = try summarise(file, input: input, settings: settings, progress: { bar.update($0, io: io) })
                     bar.finish(io: io)
                     try input.report(warnings, to: io)
+                    if let c = report.calibration { io.err(EpochsReport.calibrationLine(file: file, c)) }
                     if args.flag("json") {
                         io.out(report.json(settings: settings).serialized())
                     } else if args.flag("csv") {
@@ -68,8 +70,10 @@ enum EpochsCommand {
         var length = EpochLength.day
         var minimumWearHours = 16.0
         var nonWear = NonWearRule()
+        var calibrate = false
 
         init(_ args: ParsedArguments) throws(CLIError) {
+            calibrate = args.flag("calibrate")
             if let p = args.string("per") {
                 guard let l = EpochLength(rawValue: p) else {
                     throw .usage("The value '\(DiagnosticText.escaped(p.utf8))' is invalid for '--per': expected 'day', 'hour' or 'minute'.")
@@ -99,10 +103,22 @@ enum EpochsCommand {
     static func summarise(_ file: String, input: InputOptions, settings: Settings,
                           progress: (Int) -> Void = { _ in }) throws(CLIError) -> (EpochsReport, [RecordingWarning]) {
         do {
+            let open = try input.reopenable(file)
+            var calibration: AccelerationCalibration?
+            if settings.calibrate {
+                var still: AnalyzerHandle<StillWindowAnalyzer>?
+                let first = try RecordingReplay.run(reader: try open()) { header in
+                    var pipeline = AnalysisPipeline()
+                    still = pipeline.add(StillWindowAnalyzer())
+                    return [ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline, labelled: false)]
+                }
+                let means = first.sessions[0].pipeline.result(of: still!).values
+                calibration = AccelerationCalibration.fit(means.map { ($0.x, $0.y, $0.z) })
+            }
             var handles: (StandardAnalyzers, AnalyzerHandle<AccelerationMetricsAnalyzer>)?
-            let replay = try RecordingReplay.run(reader: try input.open(file), progress: progress) { header in
+            let replay = try RecordingReplay.run(reader: try open(), progress: progress) { header in
                 var (pipeline, standard) = try StandardAnalyzers.pipeline(for: header)
-                let metrics = pipeline.add(AccelerationMetricsAnalyzer())
+                let metrics = pipeline.add(AccelerationMetricsAnalyzer(calibration: calibration))
                 handles = (standard, metrics)
                 return [ReplaySession(policy: .samples(RecordingReplay.chunkSamples), pipeline: pipeline, labelled: header.hasLabels)]
             }
@@ -113,7 +129,7 @@ enum EpochsCommand {
             let summary = EpochSummary(length: settings.length, utcOffsetSeconds: clock.offsetSeconds, metrics: metrics,
                                        steps: pipeline.result(of: standard.steps).timestamps,
                                        timeline: pipeline.result(of: standard.activity), nonWear: settings.nonWear)
-            return (EpochsReport(file: file, clock: clock, summary: summary), replay.warnings)
+            return (EpochsReport(file: file, clock: clock, summary: summary, calibration: calibration), replay.warnings)
         } catch let e as CLIError {
             throw e
         } catch {
@@ -172,6 +188,30 @@ struct EpochsReport {
     var file: String
     var clock: EpochsClock
     var summary: EpochSummary
+    /// The auto-calibration, when `--calibrate` asked for it.
+    var calibration: AccelerationCalibration?
+
+    /// The stderr line saying what `--calibrate` did.
+    static func calibrationLine(file: String, _ c: AccelerationCalibration) -> String {
+        let name = DiagnosticText.escaped(file.utf8, limit: 120)
+        guard c.isApplied else { return "\(name): auto-calibration not applied: \(c.reason ?? "")" }
+        func f(_ xs: [Double], _ d: Int) -> String { xs.map { StepFormatting.fixed($0, d) }.joined(separator: " ") }
+        return "\(name): auto-calibration applied (\(c.windows) still windows): offset \(f(c.offset, 4)) g, scale \(f(c.scale, 4)); error \(StepFormatting.fixed(c.errorBefore * 1000, 1)) -> \(StepFormatting.fixed(c.errorAfter * 1000, 1)) mg"
+    }
+
+    /// The `--json` member of the calibration (null when not asked for).
+    var calibrationJSON: JSONValue {
+        guard let c = calibration else { return .null }
+        return .object([
+            ("applied", .bool(c.isApplied)),
+            ("reason", c.reason.map(JSONValue.string) ?? .null),
+            ("still_windows", .number(c.windows)),
+            ("offset_g", .array(c.offset.map { Self.rounded($0, 1e6) })),
+            ("scale", .array(c.scale.map { Self.rounded($0, 1e6) })),
+            ("error_before_mg", Self.rounded(c.errorBefore * 1000)),
+            ("error_after_mg", Self.rounded(c.errorAfter * 1000)),
+        ])
+    }
 
     private static func rounded(_ x: Double, _ digits: Double = 1000) -> JSONValue { .number((x * digits).rounded() / digits) }
 
@@ -224,6 +264,7 @@ struct EpochsReport {
             ])),
             ("min_wear_hours", summary.length == .day ? .number(settings.minimumWearHours) : .null),
             ("valid_days", summary.length == .day ? .number(summary.validDays(minimumWearHours: settings.minimumWearHours)) : .null),
+            ("calibration", calibrationJSON),
             ("epochs", .array(epochs)),
         ])
     }

@@ -1,3 +1,4 @@
+import Foundation
 import MotionAnalysis
 import MotionCore
 import MotionTestSupport
@@ -175,5 +176,50 @@ import Testing
         let hours = EpochSummary(length: .hour, utcOffsetSeconds: 5 * 3600 + 30 * 60, metrics: m, steps: steps, timeline: timeline, nonWear: NonWearRule())
         // At +05:30 the local hours start at half past the UTC hour: 05:50-06:10 UTC is one hour (05:30-06:30 UTC).
         #expect(hours.epochs.count == 1)
+    }
+
+    /// Orientations spread over the sphere (unit vectors), deterministic.
+    static func orientations(_ n: Int) -> [(Double, Double, Double)] {
+        (0..<n).map { i in
+            let z = 1 - 2 * (Double(i) + 0.5) / Double(n)
+            let r = (1 - z * z).squareRoot()
+            let phi = Double(i) * 2.399963229728653
+            return (r * cos(phi), r * sin(phi), z)
+        }
+    }
+
+    /// The sphere fit recovers a known offset and scale from still windows; an uncovered sphere or
+    /// too few windows are refused with the reason.
+    @Test func calibrationRecoversAKnownDistortion() {
+        let offset = [0.02, -0.03, 0.05], scale = [1.02, 0.98, 1.01]
+        let raw = Self.orientations(40).map { p -> (Double, Double, Double) in
+            (p.0 / scale[0] - offset[0], p.1 / scale[1] - offset[1], p.2 / scale[2] - offset[2])
+        }
+        let c = AccelerationCalibration.fit(raw)
+        #expect(c.isApplied, "\(c.reason ?? "")")
+        for k in 0..<3 {
+            #expect(abs(c.offset[k] - offset[k]) < 1e-4, "offset \(k): \(c.offset)")
+            #expect(abs(c.scale[k] - scale[k]) < 1e-4, "scale \(k): \(c.scale)")
+        }
+        #expect(c.errorBefore > 0.02)
+        #expect(c.errorAfter < 1e-4)
+        let flat = AccelerationCalibration.fit(Array(repeating: (0.0, 0.0, 1.0), count: 50))
+        #expect(!flat.isApplied && flat.reason!.contains("sphere"))
+        #expect(!AccelerationCalibration.fit(Array(raw.prefix(5))).isApplied)
+    }
+
+    /// The still windows are found in a real recording of a device at rest and not in a walk.
+    @Test(.enabled(if: TestPaths.datasetsPresent, Comment(rawValue: TestPaths.datasetsMissingReason)))
+    func stillWindowsOfRealRecordings() throws {
+        func windows(_ path: String) throws -> Int {
+            var pipeline = AnalysisPipeline()
+            let h = pipeline.add(StillWindowAnalyzer())
+            let r = try Recording.read(path: TestPaths.datasetsRoot + "/" + path)
+            try pipeline.consume(SampleBatch(samples: r.samples, deliveredAt: r.samples.last!.timestamp))
+            try pipeline.finish()
+            return pipeline.result(of: h).values.count
+        }
+        #expect(try windows("activity/st/mobile_stationary.csv") >= 3)
+        #expect(try windows("activity/st/mobile_walking.csv") == 0)
     }
 }
