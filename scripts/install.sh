@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs MotionBatch as a service on this machine (a Raspberry Pi, ...), from the source tree:
 # the release binary (Swift runtime linked statically) to /usr/local/bin, the systemd unit to
-# /etc/systemd/system, the udev rule to /etc/udev/rules.d, the service's options file
-# /etc/default/motionbatch (kept if present), the man pages (motionbatch(1), motionbatch-capture(1),
-# ...) to /usr/local/share/man/man1, bash/zsh/fish completions, the README and docs/ to
+# /usr/local/lib/systemd/system, the udev rule to /usr/local/lib/udev/rules.d (systemd's and udev's
+# places for locally installed units and rules; /etc/systemd/system and /etc/udev/rules.d are left
+# to your drop-ins and rules), the service's options file /etc/default/motionbatch (kept if
+# present), the man pages (motionbatch(1), motionbatch-capture(1), ...) to
+# /usr/local/share/man/man1, bash/zsh/fish completions, the README and docs/ to
 # /usr/local/share/doc/motionbatch (the unit's Documentation=), the group "iio", the system user
 # "motionbatch" (in that group) and its data directory /var/lib/motionbatch. Idempotent: a second
 # run changes nothing that is already in place. Then: sudo systemctl enable --now motionbatch.
@@ -13,11 +15,12 @@
 #                    root the files are placed and the user, group and ownership are left out)
 #     --binary PATH  install this binary instead of building one
 #     --uninstall    stop and disable the service, remove the binary, unit, rule, man pages,
-#                    completions, docs and an unchanged options file; the user, the group and the
-#                    recordings stay (printed)
+#                    completions, docs and an unchanged options file; the user, the group and
+#                    the recordings stay (printed), and so do your drop-ins and rules in /etc
 #     --purge        with --uninstall: also remove the user and /var/lib/motionbatch
 # Without --binary the release build runs as the owner of the source tree (never as root in
 # someone else's checkout), its progress shown. Needs root for / (sudo scripts/install.sh).
+# A unit or rule an earlier install.sh put in /etc is removed if unchanged, else kept (printed).
 # docs/session.md, "Installing".
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,7 +34,7 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] || { echo "install.sh: --binary needs a PATH" >&2; exit 64; }; BINARY=$2; shift 2 ;;
         --uninstall) UNINSTALL=1; shift ;;
         --purge) PURGE=1; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -44,8 +47,18 @@ ISROOT=0
 if [ "$ISROOT" = 0 ] && [ -z "$ROOT" ]; then die "needs root to install onto this machine (sudo $0 $*), or --root DIR to stage"; fi
 
 BIN=/usr/local/bin/motionbatch
-UNIT=/etc/systemd/system/motionbatch.service
-RULE=/etc/udev/rules.d/60-motionbatch-iio.rules
+UNIT=/usr/local/lib/systemd/system/motionbatch.service
+RULE=/usr/local/lib/udev/rules.d/60-motionbatch-iio.rules
+# Where install.sh put them before, the administrator's own places, and the sha256 of every unit
+# and rule it wrote there: such a copy is removed (by an install or --uninstall), anything else
+# there is yours and stays.
+OLD_UNIT=/etc/systemd/system/motionbatch.service
+OLD_RULE=/etc/udev/rules.d/60-motionbatch-iio.rules
+OLD_SUMS="8d82f62b8879f618d4ed90c85a33e174d360d07104dcee20a0e7ec4f3a5a8779
+bcd00ea03e9a65be6351cafe7bc8b8ba208efa72bcc2f3a6ffd4a4e1e747d857
+333be5697bd5d2847aee6a2b3cf03fa39b027546ca07a0a10c283e30ce332b68
+44337dab2bd1d135119819655aec87b000c35e9ef6619866a7685552f6990171
+bff11e6fc0c1fae03f6bb0d413878aff3e25d4f8c33eab221e8a300efcb5899b"
 DEFAULTS=/etc/default/motionbatch
 DATA=/var/lib/motionbatch
 MAN=/usr/local/share/man/man1
@@ -58,6 +71,19 @@ SHADOW_ROOT=()
 live() { [ -z "$ROOT" ]; }
 systemd_running() { live && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; }
 accounts() { [ "$ISROOT" = 1 ]; }
+
+# Removes OLD (a path below /etc) if it is a copy an earlier install.sh wrote; else keeps it and
+# says why (NOTE: what keeping it means). Returns 0 when it removed one.
+retire_old() {
+    local old=$1 note=$2 f=$ROOT$1
+    [ -e "$f" ] || [ -L "$f" ] || return 1
+    if [ -f "$f" ] && [ ! -L "$f" ] && printf '%s\n' "$OLD_SUMS" | grep -qxF "$(sha256sum <"$f" | cut -d' ' -f1)"; then
+        rm -f -- "$f"; log "removed $old (an earlier install.sh's copy)"
+        return 0
+    fi
+    log "note: kept $old: not what an earlier install.sh wrote there, so yours; $note"
+    return 1
+}
 
 # Copies SRC to DEST (mode MODE) unless DEST already has that content; says which.
 place() {
@@ -79,6 +105,14 @@ if [ "$UNINSTALL" = 1 ]; then
     for f in "$BIN" "$UNIT" "$RULE" "$BASH_COMPLETION" "$ZSH_COMPLETION" "$FISH_COMPLETION" "$ROOT$MAN"/motionbatch.1 "$ROOT$MAN"/motionbatch-*.1; do
         f=${f#"$ROOT"}
         if [ -e "$ROOT$f" ]; then rm -f -- "$ROOT$f"; log "removed $f"; fi
+    done
+    retire_old "$OLD_UNIT" "remove it yourself if you no longer want it" || true
+    retire_old "$OLD_RULE" "remove it yourself if you no longer want it" || true
+    # What enabling it linked (systemctl disable does it when systemd runs; not with --root).
+    for l in "$ROOT"/etc/systemd/system/*.wants/motionbatch.service "$ROOT"/etc/systemd/system/*.requires/motionbatch.service; do
+        [ -L "$l" ] || continue
+        t=$(readlink "$l")
+        if [ "$t" = "$UNIT" ] || { [ "$t" = "$OLD_UNIT" ] && [ ! -e "$ROOT$OLD_UNIT" ]; }; then rm -f -- "$l"; log "removed ${l#"$ROOT"}"; fi
     done
     if [ -d "$ROOT$DOC" ]; then rm -rf -- "$ROOT$DOC"; log "removed $DOC"; fi
     if [ -f "$ROOT$DEFAULTS" ]; then
@@ -152,6 +186,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 sed "s|/usr/local/bin/motionbatch|$BIN|; s|file:///usr/share/doc/motionbatch|file://$DOC|" "$SRC/contrib/systemd/motionbatch.service" >"$tmp/unit"
 place "$tmp/unit" "$UNIT" 644 && changed=1 || true
 place "$SRC/contrib/udev/60-motionbatch-iio.rules" "$RULE" 644 && changed=1 || true
+if retire_old "$OLD_UNIT" "systemd runs it instead of $UNIT"; then
+    changed=1
+    # Enabled before: its links now name the new place (systemctl reenable, without systemd).
+    for l in "$ROOT"/etc/systemd/system/*.wants/motionbatch.service "$ROOT"/etc/systemd/system/*.requires/motionbatch.service; do
+        if [ -L "$l" ] && [ "$(readlink "$l")" = "$OLD_UNIT" ]; then ln -sfn "$UNIT" "$l"; log "relinked ${l#"$ROOT"} to $UNIT"; fi
+    done
+fi
+retire_old "$OLD_RULE" "udev reads it instead of $RULE" || true
 if [ -f "$ROOT$DEFAULTS" ]; then log "unchanged $DEFAULTS (yours)"; else install -D -m 644 "$SRC/contrib/default/motionbatch" "$ROOT$DEFAULTS"; log "installed $DEFAULTS"; fi
 mkdir -p "$tmp/man"
 "$BINARY" --generate-manual "$tmp/man" >/dev/null || die "$BINARY --generate-manual failed"

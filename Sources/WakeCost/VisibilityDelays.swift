@@ -17,8 +17,8 @@ public struct VisibilityDelays: Hashable, Sendable {
     /// The mean delay (s), nil without events.
     public var meanS: Double? { delaysS.isEmpty ? nil : delaysS.reduce(0, +) / Double(delaysS.count) }
 
-    /// `{"max": s, "mean": s}`; both null when `visibility` is nil (the analysis did not run, e.g.
-    /// `activity_visibility_s` until the activity classifier exists) or saw no events.
+    /// `{"max": s, "mean": s}`; both null when `visibility` is nil (the analysis did not run) or saw
+    /// no events.
     public static func json(_ visibility: VisibilityDelays?) -> JSONValue {
         .object([("max", .number(visibility?.maxS)), ("mean", .number(visibility?.meanS))])
     }
