@@ -8,6 +8,8 @@
 #   scripts/install-deps.sh --browser  also chromium (headless HTML report test)
 #   scripts/install-deps.sh --package  also the packaging tools (dpkg-dev for dpkg-shlibdeps, lintian) and
 #                                      what scripts/contrib-tests.sh uses (python3-seccomp, strace, man-db, udev, zsh, fish)
+#   scripts/install-deps.sh --slurm    also Slurm and MUNGE for the single-node job-array test
+#                                      (scripts/slurm-test.sh; the test starts its own daemons)
 set -euo pipefail
 pkgs=(libiio-dev libiio-utils zlib1g-dev pkg-config libmosquitto-dev mosquitto mosquitto-clients openssl python3-jsonschema)
 for a in "$@"; do
@@ -15,6 +17,7 @@ for a in "$@"; do
     --kernel) pkgs+=(qemu-system-x86 busybox-static cpio kmod iiod udev) ;;
     --browser) pkgs+=(chromium) ;;
     --package) pkgs+=(dpkg-dev lintian systemd python3-seccomp strace man-db udev zsh fish) ;;
+    --slurm) pkgs+=(slurmctld slurmd slurm-client munge) ;;
     *) echo "install-deps.sh: unknown option $a" >&2; exit 64 ;;
   esac
 done
