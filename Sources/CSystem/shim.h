@@ -12,6 +12,14 @@
 /// pipe2(2) (a GNU extension the Glibc module hides).
 static inline int csystem_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 
+/// fcntl(F_SETPIPE_SZ) (a GNU extension the Glibc module hides): the pipe's new capacity, or -1.
+static inline int csystem_set_pipe_size(int fd, int bytes) {
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ 1031 /* F_LINUX_SPECIFIC_BASE + 7, <linux/fcntl.h> */
+#endif
+    return fcntl(fd, F_SETPIPE_SZ, bytes);
+}
+
 /// adjtimex(2) with no modes (a read, allowed unprivileged): the clock state (TIME_OK ... TIME_ERROR,
 /// or -1 with errno) and the kernel's maximum and estimated error (µs) and status bits.
 static inline int csystem_adjtimex_read(long *maxerror, long *esterror, int *status) {

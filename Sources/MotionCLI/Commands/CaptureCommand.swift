@@ -73,27 +73,53 @@ enum CaptureCommand {
         )
     }
 
-    /// `motionbatch capture benchmark`: CPU per sample of demux + conversion + timestamp repair + gap detection.
+    /// `motionbatch capture benchmark`: the capture's whole per-wake-up path over a simulated
+    /// device (``CaptureBenchmark``): CPU per sample and wake-up, allocations per wake-up; or,
+    /// with `--machine-only`, the capture machine and decode alone (``MotionIIO/DecodeBenchmark``).
     static var benchmark: CommandSpec {
         CommandSpec(
             name: "benchmark",
-            abstract: "Measure CPU time per sample of the capture path (the capture machine, demux + SI conversion, timestamp repair, gaps), without hardware.",
+            abstract: "Measure the capture's whole per-wake-up path (CPU per sample, allocations per wake-up) over a simulated device.",
             discussion: """
-            Synthetic 100 Hz accelerometer scans (hid-sensor layout, 24 bytes) are decoded and
-            driven through the capture machine in batches, one wake-up per batch; with --analysis
-            every batch is also fed to the capture's live analysis (stream statistics, activity
-            classifier, step counter), as `capture` does. System calls are not included.
+            A simulated 100 Hz hid-sensor accelerometer (a pipe standing in for the IIO buffer, a
+            walking-like signal) is captured as `capture -o FILE` does on a terminal: the capture
+            machine and its driver (poll, drain, decode, timestamp repair, gaps), the session writing
+            and syncing the recording and its checkpoints (in /dev/shm unless --directory), the
+            process counters, the live view (to /dev/null), the coalescer and the analysis. After a
+            warm-up, a window of wake-ups is measured: CPU time of the capturing thread per sample
+            and per wake-up, and heap allocations per wake-up when the alloc-count shim is loaded
+            (LD_PRELOAD; built from scripts/alloc-count/alloc-count.c, see docs/iio-reader.md),
+            null otherwise. --machine-only measures the capture machine, demux and conversion alone
+            on synthetic scans (--analysis: with the live analysis), without system calls.
             """,
             options: [
-                .flag("analysis", help: "Feed every batch to the live analysis, as capture does."),
-                .option("samples", value: "N", help: "Scans per measurement (default 1000000)."),
+                .option("samples", value: "N", help: "Scans in the measured window (default 100000; 1000000 with --machine-only)."),
+                .option("warmup", value: "N", help: "Scans before the window (default 6000: a minute at 100 Hz)."),
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
-                .flag("json", help: "Print JSON: {\"results\": [{\"batch\", \"samples\", \"cpu_s\", \"ns_per_sample\"}]}."),
+                .option("directory", value: "DIR", help: "Where the recording is written (default /dev/shm, else $TMPDIR or /tmp)."),
+                .flag("machine-only", help: "Only the capture machine and decode on synthetic scans, without system calls or the session."),
+                .flag("analysis", help: "With --machine-only: feed every batch to the live analysis, as capture does."),
+                .flag("json", help: "Print JSON (keys documented in docs/iio-reader.md)."),
             ],
             run: { args, io in
-                let n = try args.int("samples", rule: InputLimits.positiveCount.narrowed(to: 1...100_000_000)) ?? 1_000_000
-                let batches = try (args.doubleList("batch", rule: InputLimits.positiveCount.narrowed(to: 1...1_000_000)) ?? [1, 100]).map { Int($0) }
+                let machineOnly = args.flag("machine-only")
+                let n = try args.int("samples", rule: InputLimits.positiveCount.narrowed(to: 1...100_000_000)) ?? (machineOnly ? 1_000_000 : 100_000)
+                let batchLimit = machineOnly ? 1_000_000 : 10_000
+                let batches = try (args.doubleList("batch", rule: InputLimits.positiveCount.narrowed(to: 1...Double(batchLimit))) ?? [1, 100]).map { Int($0) }
                 let analysis = args.flag("analysis")
+                guard machineOnly else {
+                    if analysis { throw CLIError.usage("'--analysis' goes with '--machine-only': the whole path always runs the analysis.") }
+                    let warmup = try args.int("warmup", rule: InputLimits.count.narrowed(to: 0...100_000_000)) ?? 6000
+                    let directory = args.string("directory") ?? CaptureBenchmark.defaultDirectory
+                    var results: [CaptureBenchmark.Result] = []
+                    for b in batches { results.append(try CaptureBenchmark.run(batch: b, samples: n, warmup: warmup, directory: directory)) }
+                    if args.flag("json") {
+                        io.out(CaptureBenchmark.json(results).serialized(pretty: true))
+                    } else {
+                        for r in results { io.out(CaptureBenchmark.text(r)) }
+                    }
+                    return
+                }
                 func measure(_ samples: Int, _ batch: Int) -> DecodeBenchmark.Result {
                     guard analysis else { return DecodeBenchmark.run(samples: samples, batch: batch) }
                     var sink = AnalysisSink()
@@ -102,7 +128,7 @@ enum CaptureCommand {
                 _ = measure(min(n, 10_000), 100) // warm-up
                 let results = batches.map { measure(n, $0) }
                 if args.flag("json") {
-                    io.out(JSONValue.object([("results", .array(results.map { r in .object([
+                    io.out(JSONValue.object([("path", .string("machine")), ("results", .array(results.map { r in .object([
                         ("batch", .number(r.batch)), ("samples", .number(r.samples)),
                         ("cpu_s", .number(Double(r.cpuNanoseconds) / 1e9)), ("ns_per_sample", .number(r.nanosecondsPerSample)),
                     ]) }))]).serialized(pretty: true))

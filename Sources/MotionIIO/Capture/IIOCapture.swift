@@ -29,6 +29,8 @@ public final class IIOCapture {
         let device: IIODevice
         let plan: CapturePlan
         var buffer: IIOBuffer?
+        /// The simulated device's buffer (``SimulatedDevice``), in place of ``buffer``.
+        var simulated: SimulatedBuffer?
         var decoder: ScanDecoder
         var report: CaptureStatistics.Device
         var period: Int64?
@@ -59,6 +61,17 @@ public final class IIOCapture {
     /// The last reading handed to the sink with a delivery, and when (monotonic ns).
     private var lastCounters: (at: Int64, value: ProcessCounters)?
     private var schedBatch = false
+    /// The simulated device standing in for the hardware (``init(simulating:options:)``).
+    private let simulation: SimulatedDevice?
+
+    /// Whether the buffers have a poll descriptor (the local backend, or the simulated device).
+    private var pollable: Bool { simulation != nil || context.isLocal }
+
+    /// The monotonic clock, ns (the simulated device's when there is one).
+    private func clock() -> Int64 {
+        if let simulation { return simulation.now }
+        return MonotonicClock.nanoseconds()
+    }
 
     /// How often a delivery's process counters are read afresh (monotonic ns). Reading them
     /// (`/proc/thread-self/status`, `getrusage`) for every delivery made a per-sample capture
@@ -84,6 +97,18 @@ public final class IIOCapture {
         self.context = context
         self.sensors = sensors
         self.options = options
+        simulation = nil
+        machine = CaptureMachine(settings: CaptureMachine.Settings())
+    }
+
+    /// Prepares a capture of a ``SimulatedDevice`` (the capture benchmark): the driver runs as
+    /// over a local device, with the device's pipe for the buffer, its table for attribute values
+    /// and its clock for the monotonic clock; configuration writes are skipped.
+    public init(simulating device: SimulatedDevice, options: CaptureOptions) {
+        context = device.context
+        sensors = [device.sensor]
+        self.options = options
+        simulation = device
         machine = CaptureMachine(settings: CaptureMachine.Settings())
     }
 
@@ -101,7 +126,7 @@ public final class IIOCapture {
         settings.repairTimestamps = options.repairTimestamps
         settings.timedWait = options.timedWait
         settings.stall = options.stall
-        settings.remoteURI = context.isLocal ? nil : context.uri
+        settings.remoteURI = pollable ? nil : context.uri
         settings.reconnect = options.reconnect
         do throws(SystemError) {
             try Self.installSignalHandlers(pauseSignals: options.pauseSignals && context.isLocal)
@@ -109,7 +134,7 @@ public final class IIOCapture {
         } catch {
             throw .system(error)
         }
-        if context.isLocal {
+        if pollable {
             uevents = try? UEventSocket()
             do throws(SystemError) { try uevents?.notifyThroughSignalPipe() } catch { uevents = nil }
         }
@@ -118,7 +143,7 @@ public final class IIOCapture {
         // accessed with a dynamic exclusivity check per action); ``machine`` is set at the end.
         var machine = CaptureMachine(settings: settings)
         defer { self.machine = machine }
-        var now = MonotonicClock.nanoseconds()
+        var now = clock()
         var action = machine.handle(.start, at: now)
         loop: while true {
             let event: CaptureMachine.Event
@@ -132,7 +157,7 @@ public final class IIOCapture {
                 event = .yielded
             case .probe(let i): event = .probed(probe(streams[i]))
             case .deliver(let batch):
-                let now = MonotonicClock.nanoseconds()
+                let now = clock()
                 var progress = machine.progress(at: now)
                 if sink.wantsProcessCounters { progress.counters = deliveryCounters(at: now) }
                 do { try sink.write(batch, progress: progress); event = .delivered } catch {
@@ -143,7 +168,7 @@ public final class IIOCapture {
                     event = .deliveryFailed(.recording(stage: .write, detail: "\(error)"))
                 }
             case .pauseStreaming:
-                for s in streams { s.buffer?.destroy(); s.buffer = nil }
+                for s in streams { s.buffer?.destroy(); s.buffer = nil; s.simulated?.destroy(); s.simulated = nil }
                 event = .paused
             case .resumeStreaming: event = createBuffers()
             case .awaitDevice(let until): event = awaitDevice(until)
@@ -152,14 +177,14 @@ public final class IIOCapture {
                 release(final: machine.state != .lost)
                 event = .released
             case .closeRecording:
-                var progress = machine.progress(at: MonotonicClock.nanoseconds())
+                var progress = machine.progress(at: clock())
                 if sink.wantsProcessCounters, let a = countersAtStart { progress.counters = (countersAtEnd ?? ProcessCounters.now()).since(a) }
                 do { try sink.close(machine.stopReason ?? .duration, progress: progress); event = .recordingClosed(nil) } catch {
                     event = .recordingClosed(.recording(stage: .close, detail: "\(error)"))
                 }
             case .finished: break loop
             }
-            now = MonotonicClock.nanoseconds()
+            now = clock()
             action = machine.handle(event, at: now)
         }
         if let f = machine.startFailure { throw f }
@@ -187,6 +212,7 @@ public final class IIOCapture {
 
     private func prepare() -> CaptureMachine.Event {
         guard !sensors.isEmpty else { return .failed(.noSensors) }
+        if let simulation { return prepareSimulated(simulation) }
         if identities.isEmpty {
             identities = sensors.map { $0.identity(local: context.isLocal) }
         } else if let failure = refind() {
@@ -305,26 +331,60 @@ public final class IIOCapture {
             case .success(let a): applied = a
             case .failure(let f): rangeFailure = f; return
             }
-            let layout = ScanLayout(channels: layoutChannels)
-            let conversions = Self.readConversions(device)
-            let decoder = ScanDecoder(layout: layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
             try device.setKernelBuffersCount(UInt32(plan.kernelBuffersCount))
-            var report = CaptureStatistics.Device(
-                id: sensor.id, name: sensor.name, plan: plan, actualRate: actual, hwfifoTimeout: fifoActual, watermark: nil,
-                timestampClock: clock, hasTimestamp: layout.element("timestamp") != nil)
-            report.ranges = applied
-            report.identity = identities.first { $0.id == sensor.id || ($0.id == nil && $0.name == sensor.name) }
-            let stream = Stream(sensor: sensor, device: device, plan: plan, decoder: decoder, report: report)
+            let stream = makeStream(sensor, device, plan, layoutChannels, actualRate: actual, hwfifoTimeout: fifoActual, clock: clock, ranges: applied)
             stream.originalHWFIFOTimeout = original
             stream.originalClock = originalClock
             stream.originalScales = originalScales
-            if let r = actual ?? plan.rate, r > 0 { stream.period = Int64((1e9 / r).rounded()) }
             streams.append(stream)
             configured = true
         } catch {
             throw accessFailure(sensor, error, holding: false)
         }
         if let f = rangeFailure { throw f }
+    }
+
+    /// The stream of a configured device: its scan layout (the enabled channels), the decoder with
+    /// the scales and offsets read fresh, the report of what was applied, the period.
+    private func makeStream(_ sensor: SensorDescription, _ device: IIODevice, _ plan: CapturePlan,
+                            _ layoutChannels: [(id: String, index: Int, format: ScanElementFormat)],
+                            actualRate actual: Double?, hwfifoTimeout fifoActual: Double?, clock: String?,
+                            ranges applied: [CaptureRange.Applied]) -> Stream {
+        let layout = ScanLayout(channels: layoutChannels)
+        let conversions = Self.readConversions(device, values: attributeValues)
+        let decoder = ScanDecoder(layout: layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
+        var report = CaptureStatistics.Device(
+            id: sensor.id, name: sensor.name, plan: plan, actualRate: actual, hwfifoTimeout: fifoActual, watermark: nil,
+            timestampClock: clock, hasTimestamp: layout.element("timestamp") != nil)
+        report.ranges = applied
+        report.identity = identities.first { $0.id == sensor.id || ($0.id == nil && $0.name == sensor.name) }
+        let stream = Stream(sensor: sensor, device: device, plan: plan, decoder: decoder, report: report)
+        if let r = actual ?? plan.rate, r > 0 { stream.period = Int64((1e9 / r).rounded()) }
+        return stream
+    }
+
+    /// Where attribute values are read: libiio, or the simulated device's table.
+    private var attributeValues: SensorDiscovery.AttributeSource {
+        simulation.map { .table($0.values) } ?? .live
+    }
+
+    /// ``prepare()`` for a simulated device: planned as a local device with a poll descriptor,
+    /// its rate, FIFO timeout and clock taken as applied (nothing is written).
+    private func prepareSimulated(_ device: SimulatedDevice) -> CaptureMachine.Event {
+        streams.removeAll()
+        let sensor = device.sensor
+        guard let iio = context.device(named: sensor.id) else { return .failed(.access(.deviceAbsent(device: sensor.name), error: nil)) }
+        let plan: CapturePlan
+        do { plan = try CapturePlan.make(for: sensor, rate: options.rate, batching: options.batching, hasPollDescriptor: true, hardwareFIFO: options.hardwareFIFO) }
+        catch { return .failed(.plan(error)) }
+        let layoutChannels = sensor.scanChannels.compactMap { c -> (id: String, index: Int, format: ScanElementFormat)? in
+            guard c.id.hasPrefix("accel_") || c.id.hasPrefix("anglvel_") || c.id == "timestamp", let f = c.format else { return nil }
+            return (c.id, c.index ?? 0, f)
+        }
+        streams.append(makeStream(sensor, iio, plan, layoutChannels, actualRate: plan.rate ?? device.rateHz,
+                                  hwfifoTimeout: sensor.fifo.hasTimeout ? plan.hwfifoTimeout : nil, clock: sensor.timestampClock, ranges: []))
+        if identities.isEmpty { identities = [sensor.identity(local: false)] }
+        return .prepared(streams.map { CaptureMachine.StreamSetup(report: $0.report, period: $0.period, hasAccel: $0.sensor.hasAccel) })
     }
 
     /// `--range`: writes the scale whose full scale is the smallest at or above the one asked for.
@@ -351,14 +411,14 @@ public final class IIOCapture {
 
     /// Scale and offset of each motion channel (`*_scale`, `*_offset`), read fresh.
     /// Each sysfs file is read once, however many channels share it (`in_accel_scale`).
-    static func readConversions(_ device: IIODevice) -> [String: (scale: Double, offset: Double)] {
+    static func readConversions(_ device: IIODevice, values: SensorDiscovery.AttributeSource = .live) -> [String: (scale: Double, offset: Double)] {
         var out: [String: (scale: Double, offset: Double)] = [:]
         var files: [String: Double?] = [:]
         func read(_ c: IIOChannel, _ attr: String) -> Double? {
             guard c.attributeNames.contains(attr) else { return nil }
             let file = c.attributeFilename(attr) ?? "\(c.id)_\(attr)"
             if let v = files[file] { return v }
-            let v = AttributeText.double(try? c.readAttribute(attr))
+            let v = AttributeText.double(values.read(device, .channel(c, attr)))
             files[file] = v
             return v
         }
@@ -393,6 +453,20 @@ public final class IIOCapture {
         bufferPoll = PollSet()
         quietPoll = PollSet()
         for s in streams {
+            if let simulation {
+                do throws(SystemError) {
+                    let buffer = try SimulatedBuffer(device: simulation, capacity: s.plan.bufferCapacity)
+                    s.simulated = buffer
+                    s.pollIndex = bufferPoll.add(buffer.pollDescriptor)
+                    s.report.watermark = s.plan.kernelWatermark
+                    if buffer.step != s.decoder.layout.scanBytes {
+                        return .failed(.layoutMismatch(device: s.device.id, bufferStep: buffer.step, computedStep: s.decoder.layout.scanBytes))
+                    }
+                } catch {
+                    return .failed(.system(error))
+                }
+                continue
+            }
             do throws(SystemError) {
                 let buffer = try IIOBuffer(device: s.device, capacity: s.plan.bufferCapacity)
                 s.buffer = buffer
@@ -492,7 +566,14 @@ public final class IIOCapture {
 
     /// Drains one stream: non-blocking refills until the kernel buffer is empty, or one blocking refill.
     private func drain(_ s: Stream, recheckScale: Bool, deadline: Int64?) -> CaptureMachine.Drain {
-        guard let buffer = s.buffer else { return CaptureMachine.Drain(samples: [], refills: 0) }
+        if let buffer = s.buffer { return drain(s, from: buffer, recheckScale: recheckScale, deadline: deadline) }
+        if let buffer = s.simulated { return drain(s, from: buffer, recheckScale: recheckScale, deadline: deadline) }
+        return CaptureMachine.Drain(samples: [], refills: 0)
+    }
+
+    /// ``drain(_:recheckScale:deadline:)`` from libiio's buffer or the simulated one (specialised
+    /// for each: no existential on the per-wake-up path).
+    private func drain<B: CaptureBuffer>(_ s: Stream, from buffer: B, recheckScale: Bool, deadline: Int64?) -> CaptureMachine.Drain {
         if s.plan.waitStrategy == .blockingRefill { startWatcher(deadline: deadline) }
         let changed = recheckScale ? self.recheckScale(s) : false
         // Reuse the last drain's array: unique again once the machine delivered it.
@@ -533,12 +614,13 @@ public final class IIOCapture {
     }
 
     private func probe(_ s: Stream) -> AccessState? {
-        context.isLocal ? AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true) : nil
+        if simulation != nil { return .available }
+        return context.isLocal ? AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true) : nil
     }
 
     /// Re-reads the scale; rebuilds the decoder when it changed.
     private func recheckScale(_ s: Stream) -> Bool {
-        let conversions = Self.readConversions(s.device)
+        let conversions = Self.readConversions(s.device, values: attributeValues)
         let fresh = ScanDecoder(layout: s.decoder.layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
         guard fresh.accel != s.decoder.accel || fresh.gyro != s.decoder.gyro else { return false }
         s.decoder = fresh
@@ -556,6 +638,8 @@ public final class IIOCapture {
         for s in streams {
             s.buffer?.destroy()
             s.buffer = nil
+            s.simulated?.destroy()
+            s.simulated = nil
             if let original = s.originalHWFIFOTimeout {
                 _ = try? s.device.writeBufferAttribute("hwfifo_timeout", original)
                 s.originalHWFIFOTimeout = nil
@@ -572,3 +656,19 @@ public final class IIOCapture {
         try? timer?.arm(at: nil)
     }
 }
+
+/// What a drain reads from: libiio's buffer (``IIOBuffer``) or the simulated device's
+/// (``SimulatedBuffer``). The drain is generic over it, specialised for each.
+protocol CaptureBuffer: AnyObject {
+    /// Scans per refill.
+    var capacity: Int { get }
+    /// A blocking refill: bytes read.
+    func refill() throws(SystemError) -> Int
+    /// A non-blocking refill: bytes read, nil when nothing is available.
+    func refillAvailable() throws(SystemError) -> Int?
+    /// The last refill's bytes.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
+}
+
+extension IIOBuffer: CaptureBuffer {}
+extension SimulatedBuffer: CaptureBuffer {}
