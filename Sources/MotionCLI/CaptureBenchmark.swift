@@ -80,7 +80,8 @@ enum CaptureBenchmark {
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard null >= 0 else { throw .failure("capture benchmark: cannot open /dev/null") }
         defer { close(null) }
-        let io = CommandIO(writeOut: { _ in }, writeErr: { s in _ = CommandIO.writeAll(null, s) }, stderrIsTerminal: true)
+        var io = CommandIO(writeOut: { _ in }, writeErr: { s in _ = CommandIO.writeAll(null, s) }, stderrIsTerminal: true)
+        io.writeErrBytes = { _ = CommandIO.writeAll(null, $0) }
         let output = SessionOutput(io: io, log: ServiceLog(style: .terminal), ndjson: false, session: session)
         var recorder = SessionRecorder(settings: settings, observer: output)
         let capture = IIOCapture(simulating: device, options: options)

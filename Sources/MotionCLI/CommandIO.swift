@@ -17,6 +17,9 @@ public struct CommandIO {
     public var writeOut: (String) -> Void
     /// Receives text for stderr.
     public var writeErr: (String) -> Void
+    /// Receives bytes for stderr, written without a `String` (the live view's redraws); by
+    /// default they are handed to ``writeErr`` as text.
+    public var writeErrBytes: (UnsafeRawBufferPointer) -> Void
     /// Whether stderr is an interactive terminal (progress bars are drawn only then).
     public var stderrIsTerminal: Bool
     /// Why writing stdout failed, if it did (`nil` while every write succeeded).
@@ -30,6 +33,7 @@ public struct CommandIO {
                 outputFailure: @escaping () -> String? = { nil }, columns: Int = HelpFormatter.defaultWidth) {
         self.writeOut = writeOut
         self.writeErr = writeErr
+        writeErrBytes = { writeErr(String(decoding: $0, as: UTF8.self)) }
         self.stderrIsTerminal = stderrIsTerminal
         self.outputFailure = outputFailure
         self.columns = columns
@@ -43,7 +47,7 @@ public struct CommandIO {
     /// The process's real stdout and stderr (wraps `write(2)` on fds 1 and 2, and `isatty`).
     public static func standard() -> CommandIO {
         let stdout = WriteState()
-        return CommandIO(
+        var io = CommandIO(
             writeOut: { s in
                 guard stdout.failedErrno == nil else { return }
                 if let e = writeAll(1, s) {
@@ -58,6 +62,8 @@ public struct CommandIO {
             },
             columns: TerminalWidth.current()
         )
+        io.writeErrBytes = { _ = writeAll(2, $0) }
+        return io
     }
 
     /// Ends the process by SIGPIPE (the default action restored: it was ignored, since a write gave EPIPE).
@@ -72,18 +78,23 @@ public struct CommandIO {
     @discardableResult
     static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
         var text = text
-        return text.withUTF8 { buf -> Int32? in
-            var offset = 0
-            while offset < buf.count {
-                let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
+        return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes every byte of `bytes` to `fd`, retrying on EINTR and partial writes.
+    /// - Returns: the errno of a failed write, nil when every byte was written.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return nil
+            offset += n
         }
+        return nil
     }
 
     /// Writes one line to stdout.

@@ -25,7 +25,7 @@ struct SessionOutput: SessionObserver {
 
     mutating func batch(_ report: BatchReport) {
         if ndjson { io.out(report.json.serialized()) }
-        if live != nil, let line = live!.line(report) { io.writeErr(LiveView.draw(line)) }
+        if live != nil, live!.render(report) { live!.drawn.withUnsafeBytes { io.writeErrBytes($0) } }
     }
 
     mutating func event(_ event: SessionEvent, sequence: Int) {

@@ -72,7 +72,30 @@ import Testing
         }
         #expect(line == "walking 87 % | steps 24 | cadence 120/min | 100.0 Hz | wake-ups 3600/h | lost 1")
         #expect(LiveView.draw(line) == "\r" + line + "\u{1B}[K")
+        #expect(v.drawn == Array(LiveView.draw(line).utf8))
         #expect(v.clear() == "\r\u{1B}[K" && v.clear() == "")
+    }
+
+    /// `formatFixed`, now written as bytes (`appendFixed`, the live view's), prints what its
+    /// `String` form printed.
+    @Test func fixedPointTextIsUnchanged() {
+        func reference(_ v: Double, _ digits: Int) -> String {
+            guard v.isFinite else { return "-" }
+            var p = 1.0
+            for _ in 0..<digits { p *= 10 }
+            let scaled = (abs(v) * p).rounded()
+            let ip = Int64(scaled / p)
+            var frac = String(Int64(scaled - Double(ip) * p))
+            while frac.count < digits { frac = "0" + frac }
+            let sign = v < 0 && scaled != 0 ? "-" : ""
+            return digits == 0 ? "\(sign)\(ip)" : "\(sign)\(ip).\(frac)"
+        }
+        var rng = SplitMix64(seed: 3)
+        var values: [Double] = [0, -0.0, 0.05, -0.05, 0.004, -0.004, 1.25, 99.95, -99.95, 1e15, .nan, .infinity, 123.456789]
+        for _ in 0..<3000 { values.append((Double(rng.next() % 2_000_000_000) - 1e9) / Double(1 << (rng.next() % 30))) }
+        for v in values {
+            for digits in 0...4 { #expect(formatFixed(v, digits) == reference(v, digits), "\(v) \(digits)") }
+        }
     }
 
     /// Per-sample batches (10 ms apart) redraw the line every 250 ms of sample time, not per batch.

@@ -132,6 +132,13 @@ import WakeCost
                                   clockSync: "synchronized", bootID: "b")
         let back = try SessionCheckpoint.decode(Array(c.json.serialized().utf8), file: "r.checkpoint.json")
         #expect(back.json == c.json)
+        // The file's bytes, written without a JSON tree (the capture writes one a second).
+        var bytes: [UInt8] = []
+        c.encode(into: &bytes)
+        #expect(bytes == Array((c.json.serialized(pretty: false) + "\n").utf8))
+        let sparse = SessionCheckpoint(session: "s\"1", recording: "r\n.csv", sequence: 1, tally: SessionTally(), startUTC: nil, clockSync: nil, bootID: nil)
+        sparse.encode(into: &bytes)
+        #expect(bytes == Array((sparse.json.serialized(pretty: false) + "\n").utf8))
         for (bad, problem) in [("{}", "missing key 'checkpoint'"), ("{\"checkpoint\":9}", "unknown checkpoint version"), ("[1]", "expected a JSON object"), ("{x", "not valid JSON"),
                                (c.json.serialized().replacingOccurrences(of: "\"samples\":1200", with: "\"samples\":-1"), "'samples' must be a whole number"),
                                (c.json.serialized().replacingOccurrences(of: "\"batches\":12,", with: ""), "missing key 'batches'")] {

@@ -29,9 +29,20 @@ public enum ActivityClass: String, CaseIterable, Sendable, Hashable, Comparable 
     /// The class at `index` in ``allCases``.
     /// - Precondition: `0 <= index < 6`.
     public init(index: Int) {
-        precondition(index >= 0 && index < 6, "activity class index out of range")
-        self = Self.allCases[index]
+        switch index {
+        case 0: self = .still
+        case 1: self = .walking
+        case 2: self = .running
+        case 3: self = .cycling
+        case 4: self = .vehicle
+        case 5: self = .unknown
+        default: preconditionFailure("activity class index out of range")
+        }
     }
+
+    /// The number of classes (``allCases``' count), without building the list.
+    @inlinable
+    public static var count: Int { 6 }
 
     /// Whether the step counter may count steps during this activity (everything but ``vehicle``).
     public var allowsSteps: Bool { self != .vehicle }

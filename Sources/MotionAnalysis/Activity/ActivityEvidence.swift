@@ -11,20 +11,29 @@
 /// - vehicle = not periodic ∧ vehicleFloor ≤ floor < cyclingFloor ∧ motion < vehicleMotion ∧ tilt < vehicleTilt
 /// - unknown = 1 − the largest of the others (also the whole evidence without gravity)
 public struct ActivityEvidence: Sendable, Equatable {
-    /// Membership per class, ``ActivityClass/index`` order.
-    public var memberships: [Double]
+    /// Membership per class, ``ActivityClass/index`` order (lanes 0-5; lanes 6 and 7 are 0): a
+    /// fixed-size value, so that a window's evidence allocates nothing.
+    public var memberships: SIMD8<Double>
 
     /// The class with the largest membership (the first in class order on a tie).
     public var favoured: ActivityClass {
         var best = 0
-        for i in memberships.indices where memberships[i] > memberships[best] { best = i }
+        for i in 0..<ActivityClass.count where memberships[i] > memberships[best] { best = i }
         return ActivityClass(index: best)
     }
 
     /// Confidence (0-100) that the window shows `c`: its share of the memberships.
     public func confidence(_ c: ActivityClass) -> Double {
-        let total = memberships.reduce(0, +)
+        var total = 0.0
+        for i in 0..<ActivityClass.count { total += memberships[i] }
         return total > 0 ? 100 * memberships[c.index] / total : 0
+    }
+
+    /// Every class's ``confidence(_:)``, ``ActivityClass/index`` order (lanes 6 and 7 are 0).
+    public var confidences: SIMD8<Double> {
+        var out = SIMD8<Double>()
+        for i in 0..<ActivityClass.count { out[i] = confidence(ActivityClass(index: i)) }
+        return out
     }
 
     /// The memberships for `f` under `c`'s thresholds.
@@ -37,7 +46,7 @@ public struct ActivityEvidence: Sendable, Equatable {
         func rhythm(_ p: Double) -> Double { Swift.min(1, Swift.max(0, 0.5 + (p - c.gaitPeriodicity) / 0.2)) }
         // Gait over the whole window, or over its last 2.4 s with a walker's bounce.
         let periodic = Swift.max(rhythm(f.periodicity), shortGait ? Swift.min(rhythm(f.shortPeriodicity), above(f.shortVertical, c.shortGaitVertical)) : 0)
-        var m = [Double](repeating: 0, count: 6)
+        var m = SIMD8<Double>()
         if f.gravity >= 2 {
             m[ActivityClass.still.index] = Swift.min(below(f.calmMotion, c.stillMotion), f.rotation.map { below($0, c.stillRotation) } ?? 1)
             m[ActivityClass.walking.index] = Swift.min(periodic, above(f.vertical, c.walkingMinimum), below(f.vertical, c.runningAmplitude))
@@ -46,7 +55,9 @@ public struct ActivityEvidence: Sendable, Equatable {
             m[ActivityClass.vehicle.index] = Swift.min(1 - periodic, above(f.floor, c.vehicleFloor), below(f.floor, c.cyclingFloor),
                                                        below(f.motion, c.vehicleMotion), below(f.tilt, c.vehicleTilt))
         }
-        m[ActivityClass.unknown.index] = 1 - (m.prefix(5).max() ?? 0)
+        var largest = m[0]
+        for i in 1..<5 { largest = Swift.max(largest, m[i]) }
+        m[ActivityClass.unknown.index] = 1 - largest
         memberships = m
     }
 }

@@ -25,7 +25,7 @@ struct ActivityHysteresis: Sendable {
     /// One recent window: its centre and each class's confidence (for back-dating).
     private struct Window: Sendable, Equatable {
         var center: Int64
-        var confidence: [Double]
+        var confidence: SIMD8<Double>
     }
 
     let configuration: ActivityClassifierConfiguration
@@ -97,7 +97,7 @@ struct ActivityHysteresis: Sendable {
     /// - Returns: the back-dated start of the change it decided (the event time), or nil.
     mutating func observe(center: Int64, end: Int64, _ e: ActivityEvidence) -> Int64? {
         guard var o = open else { preconditionFailure("observe before start") }
-        let conf = ActivityClass.allCases.map { e.confidence($0) }
+        let conf = e.confidences
         recent.append(Window(center: center, confidence: conf))
         while recentHead < recent.count && recent[recentHead].center < end - maxBackdate - 1_000_000_000 { recentHead += 1 }
         if recentHead > 64 && recentHead * 2 > recent.count { recent.removeFirst(recentHead); recentHead = 0 }

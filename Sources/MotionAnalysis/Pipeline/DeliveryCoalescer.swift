@@ -26,6 +26,9 @@ public struct DeliveryCoalescer: Sendable {
     public let maxDelayNanoseconds: Int64
     /// Samples held, oldest first.
     private var pending: [Sample] = []
+    /// The array the last joined delivery was handed on in: taken back for the next one (its
+    /// storage reused, no allocation, once the pipeline let go of that delivery).
+    private var spare: [Sample] = []
     /// When the first and the last held parts were delivered.
     private var firstDeliveredAt: Int64 = 0
     private var lastDeliveredAt: Int64 = 0
@@ -70,7 +73,8 @@ public struct DeliveryCoalescer: Sendable {
 
     private mutating func take(deliveredAt: Int64) -> SampleBatch {
         let joined = SampleBatch(samples: pending, deliveredAt: deliveredAt)
-        pending = []
+        swap(&pending, &spare)
+        pending.removeAll(keepingCapacity: true)
         return joined
     }
 }

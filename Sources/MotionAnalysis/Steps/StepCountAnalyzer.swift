@@ -14,6 +14,9 @@ public struct StepCountAnalyzer: BatchAnalyzer {
     private var gate = VehicleStepGate()
     private var emitted: [Int64] = []
     private var lastDeliveredAt: Int64 = 0
+    /// The array the last output's step times were handed over in, reused for the next output
+    /// (no allocation per delivery once the pipeline let go of the last one).
+    private var outputTimes: [Int64] = []
 
     /// Creates the analyzer.
     /// - Parameter activity: the activity classifier whose vehicle decisions gate the steps (added
@@ -41,7 +44,7 @@ public struct StepCountAnalyzer: BatchAnalyzer {
         } else {
             try counter.process(batch, into: &steps)
         }
-        return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
+        return events(since: before)
     }
 
     /// The counter closes the signal at the interruption and restarts after it
@@ -56,7 +59,7 @@ public struct StepCountAnalyzer: BatchAnalyzer {
         } else {
             counter.interrupt(into: &steps)
         }
-        return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
+        return events(since: before)
     }
 
     /// Steps still held for the activity decision are counted or dropped now.
@@ -65,7 +68,18 @@ public struct StepCountAnalyzer: BatchAnalyzer {
         let before = steps.count
         gate.pass([], context.output(of: activity), deliveredAt: lastDeliveredAt, into: &steps)
         gate.finish(lastDeliveredAt: lastDeliveredAt, into: &steps)
-        return StepEvents(times: steps.count == before ? [] : Array(steps[before...]))
+        return events(since: before)
+    }
+
+    /// The steps counted since `before` (an index in ``steps``), in the reused ``outputTimes``.
+    private mutating func events(since before: Int) -> StepEvents {
+        guard steps.count != before else { return StepEvents(times: []) }
+        var times: [Int64] = []
+        swap(&times, &outputTimes)
+        times.removeAll(keepingCapacity: true)
+        times.append(contentsOf: steps[before...])
+        outputTimes = times
+        return StepEvents(times: times)
     }
 
     /// Every step counted so far.

@@ -68,8 +68,10 @@ struct StepSignalHistory: Sendable {
                                           reaching threshold: Double = .infinity) -> Double {
         let w = Swift.max(0, Swift.min(window, Swift.min(count, Self.capacity)))
         let newest = count
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * Self.capacity + 1) { scratch -> Double in
-            let linear = scratch.baseAddress!
+        // On the stack (a temporary allocation of more than 1 KiB goes to the heap on Linux).
+        var scratch = InlineArray<257, Double>(repeating: 0)  // 2 x capacity + 1
+        return withUnsafeMutableBytes(of: &scratch) { raw -> Double in
+            let linear = raw.baseAddress!.assumingMemoryBound(to: Double.self)
             let squares = linear + Self.capacity   // squares[i] = sum of the squares of linear[0..<i]
             withUnsafeBytes(of: &values) { raw in
                 let v = raw.assumingMemoryBound(to: Double.self)

@@ -263,15 +263,26 @@ enum ReplayCommand {
 
 /// `v` with exactly `digits` decimals (no Foundation formatting needed).
 func formatFixed(_ v: Double, _ digits: Int) -> String {
-    guard v.isFinite else { return "-" }
+    var out: [UInt8] = []
+    appendFixed(v, digits, to: &out)
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Appends ``formatFixed(_:_:)``'s text of `v` to `out` (no `String` made: the live view's redraws).
+func appendFixed(_ v: Double, _ digits: Int, to out: inout [UInt8]) {
+    guard v.isFinite else { out.append(UInt8(ascii: "-")); return }
     var p = 1.0
     for _ in 0..<digits { p *= 10 }
     let scaled = (abs(v) * p).rounded()
     let ip = Int64(scaled / p)
-    var frac = String(Int64(scaled - Double(ip) * p))
-    while frac.count < digits { frac = "0" + frac }
-    let sign = v < 0 && scaled != 0 ? "-" : ""
-    return digits == 0 ? "\(sign)\(ip)" : "\(sign)\(ip).\(frac)"
+    if v < 0 && scaled != 0 { out.append(UInt8(ascii: "-")) }
+    DecimalDigits.append(ip, to: &out)
+    guard digits > 0 else { return }
+    out.append(UInt8(ascii: "."))
+    let frac = Int64(scaled - Double(ip) * p)
+    let width = DecimalDigits.count(frac.magnitude) + (frac < 0 ? 1 : 0)
+    for _ in 0..<max(0, digits - width) { out.append(UInt8(ascii: "0")) }
+    DecimalDigits.append(frac, to: &out)
 }
 
 /// `motionbatch-v1` or `plain-csv` for MotionBatch's two CSV dialects, else the dialect's name

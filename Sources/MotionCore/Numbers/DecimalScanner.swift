@@ -32,6 +32,13 @@ public enum DecimalScanner {
         }
     }
 
+    /// The bytes as a finite `Double` in the grammar above, or nil (see ``double(_:)``): for text
+    /// read into a buffer (an attribute file), without a `String`.
+    public static func double(bytes: UnsafeRawBufferPointer) -> Double? {
+        guard let p = bytes.baseAddress, let v = parseDouble(p.assumingMemoryBound(to: UInt8.self), bytes.count), v.isFinite else { return nil }
+        return v
+    }
+
     /// `text` as an `Int64` (`[+-]? digits`, at most 19 digits, within Int64's range), or nil.
     public static func int64(_ text: String) -> Int64? {
         var text = text

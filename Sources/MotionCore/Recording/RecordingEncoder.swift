@@ -39,10 +39,11 @@ public struct RecordingEncoder {
         }
     }
 
-    /// Appends the rows of `samples` to `rows` after validating all of them (nothing is appended
-    /// when one is refused).
+    /// Appends the rows of `samples` to `out` after validating all of them (nothing is appended
+    /// when one is refused: `out` is cut back to its length before).
     /// - Throws: ``RecordingError`` naming the row's line and column.
-    /// - Complexity: O(samples.count).
+    /// - Complexity: O(samples.count); allocates nothing once `out` has grown to a batch's rows
+    ///   (numbers are formatted straight into it).
     public mutating func encode(_ samples: [Sample], labels: [String?]?, into out: inout [UInt8]) throws(RecordingError) {
         guard !samples.isEmpty else { return }
         let hasGyro = header.sensors.contains(.gyro)
@@ -50,39 +51,43 @@ public struct RecordingEncoder {
         if header.hasLabels, let labels, labels.count != samples.count {
             throw writeError(row: 0, column: nil, "got \(labels.count) labels for \(samples.count) samples")
         }
-        var rows: [UInt8] = []
+        let start = out.count
         var previous = previousTimestamp
-        for (i, s) in samples.enumerated() {
+        let values = hasGyro ? 6 : 3
+        for i in samples.indices {
+            let s = samples[i]
             guard InputLimits.containsTimestamp(s.timestamp) else {
+                out.removeLast(out.count - start)
                 throw writeError(row: i, column: 1, "timestamp \(s.timestamp) ns is out of range (allowed \(InputLimits.timestampRangeText))")
             }
             if let previous, s.timestamp <= previous {
+                out.removeLast(out.count - start)
                 throw writeError(row: i, column: 1, "timestamp \(s.timestamp) ns does not increase (previous \(previous) ns)")
             }
             previous = s.timestamp
-            if plain { Self.appendSeconds(s.timestamp, to: &rows) } else { rows.append(contentsOf: String(s.timestamp).utf8) }
-            var values = [s.accel.x, s.accel.y, s.accel.z]
-            if hasGyro { values += [s.gyro.x, s.gyro.y, s.gyro.z] }
-            for (k, v) in values.enumerated() {
+            if plain { Self.appendSeconds(s.timestamp, to: &out) } else { DecimalDigits.append(s.timestamp, to: &out) }
+            for k in 0..<values {
+                let v = k < 3 ? s.accel[k] : s.gyro[k - 3]
                 guard v.magnitude <= InputLimits.sampleMagnitude else {
+                    out.removeLast(out.count - start)
                     throw writeError(row: i, column: k + 2, "\(v) cannot be written (values must be finite and within ±\(InputLimits.sampleMagnitude.compactText))")
                 }
-                rows.append(0x2C)
-                if let format = valueFormats[k], format.appendDeviceValue(v, to: &rows) { continue }
-                rows.append(contentsOf: v.description.utf8)
+                out.append(0x2C)
+                if let format = valueFormats[k], format.appendDeviceValue(v, to: &out) { continue }
+                DecimalDigits.appendShortest(v, to: &out)
             }
             if header.hasLabels {
-                rows.append(0x2C)
+                out.append(0x2C)
                 if let label = labels?[i] ?? nil {
                     if label.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 }) || !DiagnosticText.isPrintable(label.utf8) {
+                        out.removeLast(out.count - start)
                         throw writeError(row: i, column: header.columns.count, "label \(DiagnosticText.quoted(label)) contains a comma, a quote or a control character")
                     }
-                    rows.append(contentsOf: label.utf8)
+                    out.append(contentsOf: label.utf8)
                 }
             }
-            rows.append(0x0A)
+            out.append(0x0A)
         }
-        out.append(contentsOf: rows)
         previousTimestamp = previous
         rowsEncoded += samples.count
     }
@@ -110,15 +115,14 @@ public struct RecordingEncoder {
     static func appendSeconds(_ ns: Int64, to out: inout [UInt8]) {
         if ns < 0 { out.append(0x2D) }
         let magnitude = ns.magnitude
-        out.append(contentsOf: String(magnitude / 1_000_000_000).utf8)
+        DecimalDigits.append(magnitude / 1_000_000_000, to: &out)
         var fraction = magnitude % 1_000_000_000
         guard fraction != 0 else { return }
         var digits = 9
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        let text = String(fraction)
         out.append(0x2E)
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - text.utf8.count))
-        out.append(contentsOf: text.utf8)
+        for _ in 0..<(digits - DecimalDigits.count(fraction)) { out.append(UInt8(ascii: "0")) }
+        DecimalDigits.append(fraction, to: &out)
     }
 
     /// The header block and column line; fills in default channel descriptions.

@@ -69,12 +69,25 @@ struct RecordingValueFormat: Sendable, Equatable {
             magnitude /= 10
             places -= 1
         }
-        var digits = Array(String(magnitude).utf8)
-        if places > 0 {
-            if digits.count <= places { digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: places - digits.count + 1), at: 0) }
-            digits.insert(UInt8(ascii: "."), at: digits.count - places)
+        // The digits, with the point `places` from the end (a leading "0." when they are fewer),
+        // written without a `String`.
+        let width = DecimalDigits.count(magnitude)
+        if places > 0, width <= places {
+            out.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "."))
+            for _ in 0..<(places - width) { out.append(UInt8(ascii: "0")) }
+            DecimalDigits.append(magnitude, to: &out)
+        } else if places > 0 {
+            var power: UInt64 = 1
+            for _ in 0..<places { power *= 10 }
+            DecimalDigits.append(magnitude / power, to: &out)
+            out.append(UInt8(ascii: "."))
+            let fraction = magnitude % power
+            for _ in 0..<(places - DecimalDigits.count(fraction)) { out.append(UInt8(ascii: "0")) }
+            DecimalDigits.append(fraction, to: &out)
+        } else {
+            DecimalDigits.append(magnitude, to: &out)
         }
-        out.append(contentsOf: digits)
         return true
     }
 }

@@ -49,26 +49,30 @@ public final class RecordingWriter {
     public let header: RecordingHeader
     /// The durability policy.
     public let fsyncPolicy: FsyncPolicy
+    // The mutable state is read and written once per batch (a capture's per-wake-up path) by the
+    // one thread that owns the writer (the type is not Sendable): no dynamic exclusivity check
+    // (a runtime call per access) is needed.
+
     /// Rows written so far.
-    public private(set) var samplesWritten = 0
+    @exclusivity(unchecked) public private(set) var samplesWritten = 0
     /// Event lines written so far.
-    public private(set) var eventsWritten = 0
+    @exclusivity(unchecked) public private(set) var eventsWritten = 0
     /// Bytes written (header, rows and event lines so far).
-    public private(set) var bytesWritten = 0
+    @exclusivity(unchecked) public private(set) var bytesWritten = 0
     /// How many times `fsync` has been called on a journal (including the one for the header).
-    public private(set) var fsyncCount = 0
+    @exclusivity(unchecked) public private(set) var fsyncCount = 0
     /// Timestamp of the newest row known to be on stable storage, if any (journals only).
-    public private(set) var lastSyncedTimestamp: Int64?
+    @exclusivity(unchecked) public private(set) var lastSyncedTimestamp: Int64?
     /// Where the rows go.
     public let output: OutputFile
 
-    private var encoder: RecordingEncoder
-    private var rows: [UInt8] = []
-    private var previousTimestamp: Int64?
-    private var intervalStart: Int64?
-    private var closed = false
+    @exclusivity(unchecked) private var encoder: RecordingEncoder
+    @exclusivity(unchecked) private var rows: [UInt8] = []
+    @exclusivity(unchecked) private var previousTimestamp: Int64?
+    @exclusivity(unchecked) private var intervalStart: Int64?
+    @exclusivity(unchecked) private var closed = false
     /// Bytes were written since the last `fsync`.
-    private var unsynced = false
+    @exclusivity(unchecked) private var unsynced = false
     private let intervalNanoseconds: Int64
 
     /// Creates the recording at `path` as a journal (see the type), writes the header and `fsync`s it.

@@ -28,10 +28,11 @@ public final class IIOCapture {
         let sensor: SensorDescription
         let device: IIODevice
         let plan: CapturePlan
-        var buffer: IIOBuffer?
+        // Read on every drain, from `run`'s thread only: no dynamic exclusivity checks.
+        @exclusivity(unchecked) var buffer: IIOBuffer?
         /// The simulated device's buffer (``SimulatedDevice``), in place of ``buffer``.
-        var simulated: SimulatedBuffer?
-        var decoder: ScanDecoder
+        @exclusivity(unchecked) var simulated: SimulatedBuffer?
+        @exclusivity(unchecked) var decoder: ScanDecoder
         var report: CaptureStatistics.Device
         var period: Int64?
         var originalHWFIFOTimeout: String?
@@ -39,27 +40,30 @@ public final class IIOCapture {
         /// `(channel, attribute, text)` of scales changed by `--range`, to put back.
         var originalScales: [(IIOChannel, String)] = []
         var pollIndex = -1
+        /// The decoder's scale and offset files, re-read once a second (``ScaleWatch``).
+        @exclusivity(unchecked) var scaleWatch: ScaleWatch?
         /// The samples array handed to the machine by the last drain: reused (no allocation per
         /// drain) once the machine has delivered them and let go of it.
-        var scratch: [Sample] = []
+        @exclusivity(unchecked) var scratch: [Sample] = []
         init(sensor: SensorDescription, device: IIODevice, plan: CapturePlan, decoder: ScanDecoder, report: CaptureStatistics.Device) {
             self.sensor = sensor; self.device = device; self.plan = plan; self.decoder = decoder; self.report = report
         }
     }
-    private var streams: [Stream] = []
+    // Read on every wake-up, from `run`'s thread only: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var streams: [Stream] = []
     private var uevents: UEventSocket?
-    private var timer: MonotonicTimer?
+    @exclusivity(unchecked) private var timer: MonotonicTimer?
     // Waited on once per sample at batch 1, only from `run`'s thread and never re-entrantly:
     // no dynamic exclusivity check (a runtime call per wait) is needed.
     @exclusivity(unchecked) private var bufferPoll = PollSet()
     @exclusivity(unchecked) private var quietPoll = PollSet()
     private var bufferPollSignal = -1, bufferPollTimer = -1, quietPollSignal = -1, quietPollTimer = -1
-    private var watcher: DescriptorWatcher?
+    @exclusivity(unchecked) private var watcher: DescriptorWatcher?
     private var previousScheduler: Scheduler.Policy?
-    private var countersAtStart: ProcessCounters?
+    @exclusivity(unchecked) private var countersAtStart: ProcessCounters?
     private var countersAtEnd: ProcessCounters?
     /// The last reading handed to the sink with a delivery, and when (monotonic ns).
-    private var lastCounters: (at: Int64, value: ProcessCounters)?
+    @exclusivity(unchecked) private var lastCounters: (at: Int64, value: ProcessCounters)?
     private var schedBatch = false
     /// The simulated device standing in for the hardware (``init(simulating:options:)``).
     private let simulation: SimulatedDevice?
@@ -360,6 +364,7 @@ public final class IIOCapture {
         report.identity = identities.first { $0.id == sensor.id || ($0.id == nil && $0.name == sensor.name) }
         let stream = Stream(sensor: sensor, device: device, plan: plan, decoder: decoder, report: report)
         if let r = actual ?? plan.rate, r > 0 { stream.period = Int64((1e9 / r).rounded()) }
+        stream.scaleWatch = ScaleWatch(decoder: decoder, device: device, local: simulation == nil && context.isLocal, table: simulation?.values)
         return stream
     }
 
@@ -618,8 +623,11 @@ public final class IIOCapture {
         return context.isLocal ? AccessProbe.check(id: s.sensor.id, name: s.sensor.name, holdingBuffer: true) : nil
     }
 
-    /// Re-reads the scale; rebuilds the decoder when it changed.
+    /// Re-reads the scale; rebuilds the decoder when it changed. The files are read through the
+    /// stream's ``ScaleWatch`` (no allocation); only when it sees a change are they read again the
+    /// general way and a new decoder built.
     private func recheckScale(_ s: Stream) -> Bool {
+        if s.scaleWatch != nil, !s.scaleWatch!.changed(from: s.decoder) { return false }
         let conversions = Self.readConversions(s.device, values: attributeValues)
         let fresh = ScanDecoder(layout: s.decoder.layout) { id in conversions[id] ?? (scale: 1, offset: 0) }
         guard fresh.accel != s.decoder.accel || fresh.gyro != s.decoder.gyro else { return false }

@@ -41,13 +41,13 @@ public final class SimulatedDevice {
     /// The timestamp of the first scan (the real monotonic clock when the device was created), ns.
     public let start: Int64
     /// Scans handed to the reader so far.
-    public private(set) var scansRead = 0
+    @exclusivity(unchecked) public private(set) var scansRead = 0
     /// Scans written into the buffer's pipe so far.
-    public private(set) var scansProduced = 0
+    @exclusivity(unchecked) public private(set) var scansProduced = 0
     /// Refills that returned data.
-    public private(set) var readsWithData = 0
+    @exclusivity(unchecked) public private(set) var readsWithData = 0
     /// The measurement window: set before the capture runs.
-    public var window: Window
+    @exclusivity(unchecked) public var window: Window
 
     /// A window of the run, in refills that return data (one per wake-up here).
     public struct Window: Sendable {
@@ -202,13 +202,13 @@ final class SimulatedBuffer {
     private let pipe: PipePair
     /// The last refill's bytes (libiio's buffer memory).
     private let memory: UnsafeMutableRawBufferPointer
-    private var length = 0
+    @exclusivity(unchecked) private var length = 0
     /// Scans written per production, and the memory they are written from.
     private let chunk: Int
     private let staging: UnsafeMutableRawBufferPointer
     /// Bytes in the pipe.
-    private var queued = 0
-    private var destroyed = false
+    @exclusivity(unchecked) private var queued = 0
+    @exclusivity(unchecked) private var destroyed = false
 
     init(device: SimulatedDevice, capacity: Int) throws(SystemError) {
         self.device = device

@@ -35,6 +35,9 @@ public struct TimestampRepair: Sendable {
 
     private var held: [Sample] = []
     private var lastOutput: Int64?
+    /// The array the last ``push(_:)`` returned, reused by the next one (no allocation per drain
+    /// once the capture has delivered those samples and let go of them).
+    private var output: [Sample] = []
 
     /// Creates a repairer for the nominal `period` (ns, > 0).
     public init(period: Int64, expectedBurst: Int? = nil) {
@@ -67,6 +70,8 @@ public struct TimestampRepair: Sendable {
             return samples
         }
         var out: [Sample] = []
+        swap(&out, &output)
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(samples.count + held.count)
         for s in samples {
             if let last = held.last, s.timestamp - last.timestamp >= joinGap {
@@ -74,10 +79,10 @@ public struct TimestampRepair: Sendable {
             }
             held.append(s)
         }
-        guard let n = expectedBurst, n > 1, held.count < n, mayBeBurstInProgress else {
+        if let n = expectedBurst, n > 1, held.count < n, mayBeBurstInProgress {} else {
             release(into: &out)
-            return out
         }
+        output = out
         return out
     }
 

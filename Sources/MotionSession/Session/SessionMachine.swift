@@ -88,8 +88,9 @@ public struct SessionMachine {
         /// Sync the open recording, then replace its checkpoint atomically.
         case checkpoint(path: String, SessionCheckpoint)
         /// Sync and close the open recording, write its summary atomically at `summaryPath`,
-        /// then remove its checkpoint.
-        case closeRecording(summaryPath: String, summary: SessionSummary, checkpointPath: String)
+        /// then remove its checkpoint. (Indirect, as ``finished(_:sequence:)``: a summary is large,
+        /// and every action is as large as the largest case; these two are rare.)
+        indirect case closeRecording(summaryPath: String, summary: SessionSummary, checkpointPath: String)
         /// Delete a finished recording and its side files (`paths`).
         case delete(name: String, paths: [String], reason: SessionEvent.DeletionReason)
         /// Hand a batch report to the observers (NDJSON, the live view).
@@ -97,7 +98,7 @@ public struct SessionMachine {
         /// Hand an event to the observers (the log, NDJSON).
         case log(SessionEvent, sequence: Int)
         /// The session is over: its summary.
-        case finished(SessionSummary, sequence: Int)
+        indirect case finished(SessionSummary, sequence: Int)
         /// Stop the capture with this failure (the driver throws it).
         case fail(SessionFailure)
     }
@@ -119,7 +120,13 @@ public struct SessionMachine {
     /// The settings.
     public let settings: Settings
     /// The live analysis, nil without an accelerometer or after it rejected a batch.
-    public private(set) var analysis: (pipeline: AnalysisPipeline, analyzers: StandardAnalyzers)?
+    public private(set) var analysis: (pipeline: AnalysisPipeline, analyzers: StandardAnalyzers)? {
+        didSet { live = Self.liveFigures(analysis) }
+    }
+    /// ``steps``, ``currentActivity`` and ``currentActivityConfidence``, read from the analysis
+    /// when it changes (each reading copies an analyzer out of the pipeline): every batch report
+    /// carries them, and at batch 1 the analysis changes once per 32 batches (the coalescer).
+    private var live: (steps: Int?, activity: ActivityClass?, confidence: Double?) = (nil, nil, nil)
     /// Why the analysis stopped, if it did (the capture goes on).
     public private(set) var analysisProblem: String?
     /// The recordings written so far, in order (file names).
@@ -143,6 +150,44 @@ public struct SessionMachine {
         var bootID: String?
         var lastCheckpointSample: Int64?
         var lostEventWritten = false
+        /// ``RecordingNaming/checkpointPath(of:)`` of ``path``, made once (a checkpoint is
+        /// written every second).
+        var checkpointPath: String
+    }
+
+    /// The actions to hand out, oldest first: moved out of the front (no copy, no shifting of the
+    /// rest), the storage kept from input to input (a batch's actions allocate nothing).
+    struct ActionQueue {
+        private var items: [Action?] = []
+        private var head = 0
+
+        var isEmpty: Bool { head >= items.count }
+
+        mutating func append(_ a: Action) { items.append(a) }
+
+        mutating func append(contentsOf actions: [Action]) { for a in actions { items.append(a) } }
+
+        mutating func insertAtFront(_ a: Action) { insertAtFront(contentsOf: [a]) }
+
+        mutating func insertAtFront(contentsOf actions: [Action]) {
+            items.insert(contentsOf: actions.map { Optional($0) }, at: head)
+        }
+
+        mutating func popFirst() -> Action? {
+            guard head < items.count else { return nil }
+            let a = items[head].take()
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return a
+        }
+
+        mutating func replace(with actions: [Action]) {
+            items = actions.map { Optional($0) }
+            head = 0
+        }
     }
 
     var current: OpenRecording?
@@ -167,7 +212,7 @@ public struct SessionMachine {
     var lostNs: Int64 = 0
     var lostStart: Int64?
     var lastRecordingName: String?
-    var queue: [Action] = []
+    var queue = ActionQueue()
     var inFlight: Action?
     var began = false
     var closed = false
@@ -181,6 +226,7 @@ public struct SessionMachine {
         self.settings = settings
         stored = settings.stored
         if settings.analyse { analysis = try? StandardAnalyzers.pipeline(declaredRateHz: nil, sensors: settings.sensors) }
+        live = Self.liveFigures(analysis)
     }
 
     // MARK: driving
@@ -198,10 +244,11 @@ public struct SessionMachine {
 
     /// Takes the result of the last action and returns the next one (nil: done with this input).
     public mutating func completed(_ result: ActionResult) -> Action? {
-        guard let action = inFlight else { return next() }
-        inFlight = nil
-        switch (action, result) {
-        case (_, .diskFull(let e)):
+        guard let action = inFlight.take() else { return next() }
+        // Switched on the result, then the action (not on a tuple of both: an action is large, and
+        // a tuple would copy it once more per action).
+        switch result {
+        case .diskFull(let e):
             let path: String
             switch action {
             case .open(let p, _, _): path = p
@@ -210,53 +257,57 @@ public struct SessionMachine {
             }
             if let victim = settings.retention.victimOnDiskFull(stored: stored) {
                 let log = Action.log(.diskFull(path: path, detail: e.description, deleting: true), sequence: 0)
-                queue.insert(contentsOf: [log] + deletion(victim, .diskFull) + [action], at: 0)
+                queue.insertAtFront(contentsOf: [log] + deletion(victim, .diskFull) + [action])
                 stored.removeAll { $0.name == victim.name }
             } else if case .checkpoint = action {
                 // A checkpoint that does not fit is not worth stopping for: the rows are safe.
-                queue.insert(.log(.warning("the checkpoint could not be written (\(e)); recovery would report wake-ups and CPU time as unknown"), sequence: 0), at: 0)
+                queue.insertAtFront(.log(.warning("the checkpoint could not be written (\(e)); recovery would report wake-ups and CPU time as unknown"), sequence: 0))
             } else {
                 stop(.diskFull(path: path, error: e), event: .diskFull(path: path, detail: e.description, deleting: false))
             }
-        case (.open, .done(let bytes)):
-            current?.bytes = bytes ?? 0
-        case (.appendRows, .done(let bytes)), (.appendEvent, .done(let bytes)):
-            if let b = bytes { current?.bytes = b }
-        case (.closeRecording(_, let summary, _), .done), (.closeRecording(_, let summary, _), .summaryNotWritten):
-            var written = true
-            if case .summaryNotWritten = result { written = false }
-            if case let .recording(name, _) = summary.scope {
-                queue.insert(.log(.recordingClosed(name: name, end: summary.end, samples: summary.tally.samples, summaryWritten: written), sequence: 0), at: 0)
+        case .done(let bytes):
+            switch action {
+            case .open: current?.bytes = bytes ?? 0
+            case .appendRows, .appendEvent: if let b = bytes { current?.bytes = b }
+            case .closeRecording(_, let summary, _): recordingClosed(summary, summaryWritten: true)
+            default: break
             }
-        case (.delete, .done):
-            break
-        case (.delete(let name, _, _), .failed(let e)):
-            queue.insert(.log(.warning("could not delete \(name): \(e)"), sequence: 0), at: 0)
-        case (.checkpoint, .failed(let e)):
-            queue.insert(.log(.warning("the checkpoint could not be written: \(e)"), sequence: 0), at: 0)
-        case (.closeRecording(let p, _, _), .failed(let e)):
-            queue.insert(.log(.warning("closing the recording failed (\(e)); run `motionbatch recover` on \(p)"), sequence: 0), at: 0)
-        case (.open(let path, _, _), .failed(let e)):
-            // The recording never existed: nothing to close or summarise.
-            if let c = current, c.path == path {
-                recordings.removeAll { $0 == c.name }
-                current = nil
+        case .summaryNotWritten:
+            if case .closeRecording(_, let summary, _) = action { recordingClosed(summary, summaryWritten: false) }
+        case .failed(let e):
+            switch action {
+            case .delete(let name, _, _):
+                queue.insertAtFront(.log(.warning("could not delete \(name): \(e)"), sequence: 0))
+            case .checkpoint:
+                queue.insertAtFront(.log(.warning("the checkpoint could not be written: \(e)"), sequence: 0))
+            case .closeRecording(let p, _, _):
+                queue.insertAtFront(.log(.warning("closing the recording failed (\(e)); run `motionbatch recover` on \(p)"), sequence: 0))
+            case .open(let path, _, _):
+                // The recording never existed: nothing to close or summarise.
+                if let c = current, c.path == path {
+                    recordings.removeAll { $0 == c.name }
+                    current = nil
+                }
+                stop(.io(path: path, detail: "\(e)"), event: .warning("the recording could not be created: \(e)"))
+            default:
+                let f: SessionFailure = .io(path: current?.path ?? "", detail: "\(e)")
+                stop(f, event: .warning("writing failed: \(e)"))
             }
-            stop(.io(path: path, detail: "\(e)"), event: .warning("the recording could not be created: \(e)"))
-        case (_, .failed(let e)):
-            let f: SessionFailure = .io(path: current?.path ?? "", detail: "\(e)")
-            stop(f, event: .warning("writing failed: \(e)"))
-        default:
-            break
         }
         return next()
+    }
+
+    /// The log line of a recording closed (its summary written or not).
+    private mutating func recordingClosed(_ summary: SessionSummary, summaryWritten written: Bool) {
+        if case let .recording(name, _) = summary.scope {
+            queue.insertAtFront(.log(.recordingClosed(name: name, end: summary.end, samples: summary.tally.samples, summaryWritten: written), sequence: 0))
+        }
     }
 
     /// The next action; messages (reports, log events, the summary) are numbered as they go out,
     /// so that their sequence numbers follow the order they are handed over in.
     mutating func next() -> Action? {
-        guard !queue.isEmpty else { return nil }
-        var a = queue.removeFirst()
+        guard var a = queue.popFirst() else { return nil }
         switch a {
         case .report(var r): r.sequence = takeSequence(); a = .report(r)
         case .log(let e, _): a = .log(e, sequence: takeSequence())
@@ -274,7 +325,7 @@ public struct SessionMachine {
 
     mutating func stop(_ f: SessionFailure, event: SessionEvent) {
         failure = failure ?? f
-        queue = [.log(event, sequence: 0), .fail(f)]
+        queue.replace(with: [.log(event, sequence: 0), .fail(f)])
         current = current.map { c in var c = c; c.lostEventWritten = true; return c }  // nothing more is written to it
     }
 
@@ -317,7 +368,7 @@ public struct SessionMachine {
                 queue.append(.appendRows(batch))
                 if checkpointDue(last.timestamp) {
                     current!.lastCheckpointSample = last.timestamp
-                    queue.append(.checkpoint(path: RecordingNaming.checkpointPath(of: current!.path), checkpoint()))
+                    queue.append(.checkpoint(path: current!.checkpointPath, checkpoint()))
                 }
                 if settings.retention.maxDiskBytes != nil { applyRetention() }
             }
@@ -423,7 +474,8 @@ public struct SessionMachine {
         }
         let startUTC = clock.sync.synchronized ? UTCTime.iso8601(clock.wallNanoseconds) : nil
         current = OpenRecording(name: name, path: path, sequence: recordingNumber, baseline: baseline(at: clock.monotonicNanoseconds),
-                                startUTC: startUTC, clockSync: clock.sync.description, bootID: clock.bootID)
+                                startUTC: startUTC, clockSync: clock.sync.description, bootID: clock.bootID,
+                                checkpointPath: RecordingNaming.checkpointPath(of: path))
         recordings.append(name)
         queue.append(.open(path: path, header: header(clock, startUTC: startUTC), replace: replace))
         queue.append(.log(.recordingOpened(name: name, sequence: recordingNumber), sequence: 0))
@@ -434,7 +486,7 @@ public struct SessionMachine {
         flushAnalysis()  // the recording's figures include every sample it holds
         guard let c = current else { return }
         let s = recordingSummary(c, end, at: now)
-        queue.append(.closeRecording(summaryPath: RecordingNaming.summaryPath(of: c.path), summary: s, checkpointPath: RecordingNaming.checkpointPath(of: c.path)))
+        queue.append(.closeRecording(summaryPath: RecordingNaming.summaryPath(of: c.path), summary: s, checkpointPath: c.checkpointPath))
         if case .directory = settings.output {
             closedOrder += 1
             stored.append(StoredRecording(name: c.name, bytes: c.bytes, modified: closedOrder))
@@ -453,7 +505,7 @@ public struct SessionMachine {
         guard case .directory = settings.output, settings.retention.isActive else { return }
         let cur = current.map { StoredRecording(name: $0.name, bytes: $0.bytes, modified: .max) }
         for v in settings.retention.victims(stored: stored, current: cur) {
-            queue += deletion(v.recording, v.overCount ? .keep : .maxDisk)
+            queue.append(contentsOf: deletion(v.recording, v.overCount ? .keep : .maxDisk))
             stored.removeAll { $0.name == v.recording.name }
         }
     }
@@ -558,12 +610,17 @@ public struct SessionMachine {
     public var activity: ActivityTimeline? { analysis.map { $0.pipeline.result(of: $0.analyzers.activity) } }
 
     /// The current activity's confidence (0-100), nil when not analysed. O(1).
-    public var currentActivityConfidence: Double? {
-        analysis.flatMap { $0.pipeline.analyzer($0.analyzers.activity).currentConfidence }
-    }
+    public var currentActivityConfidence: Double? { live.confidence }
 
     /// The current activity, nil without analysis or before the first window.
-    public var currentActivity: ActivityClass? { analysis.flatMap { $0.pipeline.analyzer($0.analyzers.activity).current } }
+    public var currentActivity: ActivityClass? { live.activity }
+
+    /// The live figures of `analysis` (see ``live``).
+    private static func liveFigures(_ analysis: (pipeline: AnalysisPipeline, analyzers: StandardAnalyzers)?) -> (steps: Int?, activity: ActivityClass?, confidence: Double?) {
+        guard let a = analysis else { return (nil, nil, nil) }
+        let activity = a.pipeline.analyzer(a.analyzers.activity)
+        return (a.pipeline.analyzer(a.analyzers.steps).count, activity.current, activity.currentConfidence)
+    }
 
     /// Seconds per activity class over `[from, to]` (sample time), every class listed; nil
     /// without analysis.
@@ -574,7 +631,7 @@ public struct SessionMachine {
     }
 
     /// Steps counted so far, nil without analysis.
-    public var steps: Int? { analysis.map { $0.pipeline.analyzer($0.analyzers.steps).count } }
+    public var steps: Int? { live.steps }
 
     // MARK: figures
 

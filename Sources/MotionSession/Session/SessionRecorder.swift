@@ -35,6 +35,10 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     /// The batch being fed (handed to the observer with its report).
     private var delivering: SampleBatch?
     private let bootID: String?
+    /// The open recording's checkpoint file, replaced once a second (names resolved once), and
+    /// the buffer its content is written into: no allocation per checkpoint.
+    private var checkpointFile: AtomicRewriter?
+    private var checkpointBytes: [UInt8] = []
 
     /// Creates a recorder.
     public init(settings: SessionMachine.Settings, observer: Observer) {
@@ -107,7 +111,9 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
                 return .done(fileBytes: Int64(w.bytesWritten))
             case let .checkpoint(path, checkpoint):
                 try writer?.sync()
-                try AtomicFile.write(Array((checkpoint.json.serialized(pretty: false) + "\n").utf8), to: path)
+                checkpoint.encode(into: &checkpointBytes)
+                if checkpointFile?.path != path { checkpointFile = try AtomicRewriter(path: path) }
+                try checkpointFile!.replace(with: checkpointBytes)
                 return .done(fileBytes: nil)
             case let .closeRecording(summaryPath, summary, checkpointPath):
                 if let w = writer {
@@ -120,6 +126,7 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
                     return .summaryNotWritten(error)
                 }
                 try? Directory.removeFile(checkpointPath)
+                if checkpointFile?.path == checkpointPath { checkpointFile = nil }
                 return .done(fileBytes: nil)
             case let .delete(_, paths, _):
                 for p in paths { try Directory.removeFile(p) }

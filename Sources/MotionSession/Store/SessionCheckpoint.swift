@@ -35,33 +35,66 @@ public struct SessionCheckpoint: Sendable, Equatable {
     /// The checkpoint's format version (the `checkpoint` key).
     public static let version = 1
 
+    /// One member's value: an integer or a string, `null` when nil.
+    enum Member {
+        case int(Int64?)
+        case string(String?)
+    }
+
+    /// The members written, in order (one list for ``json`` and ``encode(into:)``).
+    func forEachMember(_ body: (StaticString, Member) -> Void) {
+        let t = tally
+        body("checkpoint", .int(Int64(Self.version)))
+        body("session", .string(session))
+        body("recording", .string(recording))
+        body("sequence", .int(Int64(sequence)))
+        body("start_utc", .string(startUTC))
+        body("clock_sync", .string(clockSync))
+        body("boot_id", .string(bootID))
+        body("last_ns", .int(t.lastSample))
+        body("samples", .int(Int64(t.samples)))
+        body("batches", .int(Int64(t.batches)))
+        body("lost_samples", .int(Int64(t.lostSamples)))
+        body("gaps", .int(Int64(t.gaps)))
+        body("pauses", .int(Int64(t.pauses)))
+        body("paused_ns", .int(t.pausedNanoseconds))
+        body("device_losses", .int(Int64(t.deviceLosses)))
+        body("lost_ns", .int(t.lostNanoseconds))
+        body("device_deliveries", .int(Int64(t.deviceDeliveries)))
+        body("userspace_returns", .int(Int64(t.userspaceReturns)))
+        body("scheduler_wakeups", .int(t.schedulerWakeups))
+        body("cpu_ns", .int(t.cpuNanoseconds))
+        body("elapsed_ns", .int(t.elapsedNanoseconds))
+        body("events", .int(Int64(t.events)))
+    }
+
     /// The JSON object written.
     public var json: JSONValue {
-        let t = tally
-        return .object([
-            ("checkpoint", .int(Int64(Self.version))),
-            ("session", .string(session)),
-            ("recording", .string(recording)),
-            ("sequence", .number(sequence)),
-            ("start_utc", startUTC.map { .string($0) } ?? .null),
-            ("clock_sync", clockSync.map { .string($0) } ?? .null),
-            ("boot_id", bootID.map { .string($0) } ?? .null),
-            ("last_ns", t.lastSample.map { .int($0) } ?? .null),
-            ("samples", .number(t.samples)),
-            ("batches", .number(t.batches)),
-            ("lost_samples", .number(t.lostSamples)),
-            ("gaps", .number(t.gaps)),
-            ("pauses", .number(t.pauses)),
-            ("paused_ns", .int(t.pausedNanoseconds)),
-            ("device_losses", .number(t.deviceLosses)),
-            ("lost_ns", .int(t.lostNanoseconds)),
-            ("device_deliveries", .number(t.deviceDeliveries)),
-            ("userspace_returns", .number(t.userspaceReturns)),
-            ("scheduler_wakeups", t.schedulerWakeups.map { .int($0) } ?? .null),
-            ("cpu_ns", t.cpuNanoseconds.map { .int($0) } ?? .null),
-            ("elapsed_ns", .int(t.elapsedNanoseconds)),
-            ("events", .number(t.events)),
-        ])
+        var members: [(String, JSONValue)] = []
+        forEachMember { key, value in
+            let v: JSONValue = switch value {
+            case .int(let i): i.map { .int($0) } ?? .null
+            case .string(let s): s.map { .string($0) } ?? .null
+            }
+            members.append((key.description, v))
+        }
+        return .object(members)
+    }
+
+    /// Writes the checkpoint file's content, ``json`` serialized compactly and a newline, into
+    /// `buffer` (emptied; no allocation once it has grown to a checkpoint's size).
+    public func encode(into buffer: inout [UInt8]) {
+        var json = JSONBytes(reusing: &buffer)
+        json.beginObject()
+        forEachMember { key, value in
+            switch value {
+            case .int(let i): json.member(key, int: i)
+            case .string(let s): json.member(key, string: s)
+            }
+        }
+        json.endObject()
+        json.append(0x0A)
+        json.finish(into: &buffer)
     }
 
     /// Reads a checkpoint back from its bytes.

@@ -1,0 +1,68 @@
+import MotionCore
+import MotionSystem
+import Testing
+@testable import MotionIIO
+
+/// ``IIOCapture`` over a ``SimulatedDevice`` (the seam `capture benchmark` measures the whole
+/// per-wake-up path through): the real driver, a pipe for the buffer, the device's own clock.
+@Suite("Simulated capture", .serialized)
+struct SimulatedCaptureTests {
+    /// Keeps every batch.
+    struct Collector: CaptureSink {
+        var batches: [SampleBatch] = []
+        var counters = 0
+        mutating func begin(_ devices: [CaptureStatistics.Device]) {}
+        mutating func write(_ batch: SampleBatch, progress: CaptureMachine.Progress) {
+            batches.append(batch)
+            if progress.counters != nil { counters += 1 }
+        }
+        mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) {}
+        var wantsProcessCounters: Bool { true }
+    }
+
+    @Test(arguments: [1, 100])
+    func deliversTheDevicesScansOneWakeUpPerBatch(batch: Int) throws {
+        let device = try SimulatedDevice(rateHz: 100, window: .init(warmupReads: 1, reads: 3))
+        let samples = 5 * batch
+        let capture = IIOCapture(simulating: device, options: CaptureOptions(rate: 100, batching: .samples(batch), sampleLimit: samples))
+        var sink = Collector()
+        let stats = try capture.run(into: &sink)
+        let delivered = sink.batches.flatMap(\.samples)
+        #expect(stats.stopReason == .sampleCount && stats.samples == samples && delivered.count == samples)
+        #expect(stats.batches == 5 && sink.batches.allSatisfy { $0.count == batch })
+        #expect(stats.userspaceReturns == 5)
+        #expect(delivered.map(\.timestamp) == (0..<samples).map { device.start + Int64($0) * device.period })
+        // The walking-like signal: gravity on z, decoded with the device's scale.
+        #expect(delivered.allSatisfy { abs($0.accel.z - 9.81) < 4 && abs($0.accel.x) < 1.3 })
+        let report = try #require(stats.devices.first)
+        #expect(report.plan.batchSamples == batch && report.plan.waitStrategy == .pollDrain && report.scaleChanges == 0)
+        #expect(report.drainsWithData == 5 && stats.refills == (batch == 1 ? 5 : 10))
+        #expect(device.window.complete && device.window.endScans - device.window.startScans == 3 * batch)
+        #expect(sink.counters == 5)
+    }
+
+    /// The simulated clock is the device's: at batch 100 (1 s per wake-up) the scale is re-read
+    /// at every wake-up, and finds it unchanged; a different value is seen as a change.
+    @Test func theScaleWatchReadsTheFilesBehindTheDecoder() throws {
+        let device = try SimulatedDevice()
+        let iio = try #require(device.context.device(named: "iio:device0"))
+        let layout = ScanLayout(channels: device.sensor.scanChannels.compactMap { c in c.format.map { (c.id, c.index ?? 0, $0) } })
+        let decoder = ScanDecoder(layout: layout) { _ in (scale: SimulatedDevice.scale, offset: 0) }
+        var same = ScaleWatch(decoder: decoder, device: iio, local: false, table: device.values)
+        let unchanged = same.changed(from: decoder)
+        #expect(!unchanged)
+        var values = device.values
+        values["iio:device0/in_accel_scale"] = "0.019613300\n"
+        var other = ScaleWatch(decoder: decoder, device: iio, local: false, table: values)
+        let changed = other.changed(from: decoder)
+        #expect(changed)
+        values["iio:device0/in_accel_scale"] = nil
+        var missing = ScaleWatch(decoder: decoder, device: iio, local: false, table: values)
+        let fallback = missing.changed(from: decoder)
+        #expect(fallback, "an unreadable scale falls back to the format's (1)")
+        let capture = IIOCapture(simulating: device, options: CaptureOptions(rate: 100, batching: .samples(100), sampleLimit: 500))
+        var sink = Collector()
+        let stats = try capture.run(into: &sink)
+        #expect(stats.devices.first?.scaleChanges == 0 && stats.samples == 500)
+    }
+}
