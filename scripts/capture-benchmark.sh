@@ -5,11 +5,12 @@
 # with LD_PRELOAD) so that it reports allocations per wake-up; with --callgrind, also the
 # instructions (Ir), retains, releases and mallocs per wake-up from callgrind (valgrind).
 #
-# Usage: scripts/capture-benchmark.sh [--binary PATH] [--batch 1,100] [--samples N] [--callgrind]
+# Usage: scripts/capture-benchmark.sh [--binary PATH] [--batch 1,100] [--samples N] [--no-recording] [--callgrind]
 #   --binary     the motionbatch to measure (default: .build/release/motionbatch, built with
 #                `swift build -c release --product motionbatch`)
 #   --batch      batch sizes (default 1,100)
 #   --samples    scans in the measured window (default 100000)
+#   --no-recording  no recording written (as kernel test 58's `capture --batch 1` without -o)
 #   --callgrind  also profile each batch size with callgrind: two runs whose windows differ by
 #                CALLGRIND_WAKEUPS wake-ups (default 2000); the difference divided by that is the
 #                steady-state cost of one wake-up (start-up and warm-up cancel out)
@@ -19,13 +20,15 @@ BINARY="$ROOT/.build/release/motionbatch"
 BATCHES=1,100
 SAMPLES=100000
 CALLGRIND=0
+EXTRA_ARGS=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) BINARY=$2; shift 2 ;;
         --batch) BATCHES=$2; shift 2 ;;
         --samples) SAMPLES=$2; shift 2 ;;
         --callgrind) CALLGRIND=1; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        --no-recording) EXTRA_ARGS+=(--no-recording); shift ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) echo "capture-benchmark: unknown option $1" >&2; exit 64 ;;
     esac
 done
@@ -36,7 +39,7 @@ trap 'rm -rf "$WORK"' EXIT
 gcc -O2 -Wall -shared -fPIC -o "$WORK/alloc-count.so" "$ROOT/scripts/alloc-count/alloc-count.c"
 
 echo "== capture benchmark (native, alloc-count shim loaded)"
-LD_PRELOAD="$WORK/alloc-count.so" "$BINARY" capture benchmark --batch "$BATCHES" --samples "$SAMPLES"
+LD_PRELOAD="$WORK/alloc-count.so" "$BINARY" capture benchmark --batch "$BATCHES" --samples "$SAMPLES" ${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"}
 
 [ "$CALLGRIND" = 1 ] || exit 0
 command -v valgrind >/dev/null || { echo "capture-benchmark: valgrind is needed for --callgrind" >&2; exit 1; }
@@ -49,7 +52,7 @@ for b in "${LIST[@]}"; do
     small=$((b * 200)); large=$((b * (200 + EXTRA)))
     for n in $small $large; do
         valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.$b.$n" --compress-strings=no --compress-pos=no \
-            "$WORK/motionbatch" capture benchmark --batch "$b" --samples "$n" --warmup $((b * 100)) > /dev/null 2> "$WORK/cg.$b.$n.log"
+            "$WORK/motionbatch" capture benchmark --batch "$b" --samples "$n" --warmup $((b * 100)) ${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"} > /dev/null 2> "$WORK/cg.$b.$n.log"
     done
     python3 - "$WORK/cg.$b.$small" "$WORK/cg.$b.$large" "$EXTRA" "$b" <<'EOF'
 import re, sys

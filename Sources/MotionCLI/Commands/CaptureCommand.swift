@@ -97,6 +97,7 @@ enum CaptureCommand {
                 .option("warmup", value: "N", help: "Scans before the window (default 6000: a minute at 100 Hz)."),
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
                 .option("directory", value: "DIR", help: "Where the recording is written (default /dev/shm, else $TMPDIR or /tmp)."),
+                .flag("no-recording", help: "Write no recording (as `capture` without -o, e.g. kernel test 58); the analysis, reports, counters and live view stay."),
                 .flag("machine-only", help: "Only the capture machine and decode on synthetic scans, without system calls or the session."),
                 .flag("analysis", help: "With --machine-only: feed every batch to the live analysis, as capture does."),
                 .flag("json", help: "Print JSON (keys documented in docs/iio-reader.md)."),
@@ -112,9 +113,11 @@ enum CaptureCommand {
                     let warmup = try args.int("warmup", rule: InputLimits.count.narrowed(to: 0...100_000_000)) ?? 6000
                     let directory = args.string("directory") ?? CaptureBenchmark.defaultDirectory
                     var results: [CaptureBenchmark.Result] = []
-                    for b in batches { results.append(try CaptureBenchmark.run(batch: b, samples: n, warmup: warmup, directory: directory)) }
+                    for b in batches {
+                        results.append(try CaptureBenchmark.run(batch: b, samples: n, warmup: warmup, directory: directory, recording: !args.flag("no-recording")))
+                    }
                     if args.flag("json") {
-                        io.out(CaptureBenchmark.json(results).serialized(pretty: true))
+                        io.out(CaptureBenchmark.json(results, recording: !args.flag("no-recording")).serialized(pretty: true))
                     } else {
                         for r in results { io.out(CaptureBenchmark.text(r)) }
                     }

@@ -59,7 +59,9 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     }
 
     public mutating func write(_ batch: SampleBatch, progress: CaptureMachine.Progress) throws {
-        let c: ClockReading? = machine.settings.output == .none ? nil : clock
+        // The clocks name a recording opened by rotation (the one use of a batch's reading): read
+        // only when recordings rotate (`adjtimex` is a system call).
+        let c: ClockReading? = machine.settings.output == .none || machine.settings.rotation == .never ? nil : clock
         try feed(.batch(batch, progress, clock: c))
     }
 
