@@ -11,7 +11,8 @@ import CSystem
 /// (``MotionIIO``'s simulated device for the capture benchmark).
 public final class PipePair {
     /// The read end (poll it for readability), -1 once closed.
-    public private(set) var readEnd: Int32
+    // Read once per refill by the one thread that owns the pipe: no dynamic exclusivity check.
+    @exclusivity(unchecked) public private(set) var readEnd: Int32
     /// The write end, -1 once closed.
     public var writeEnd: Int32 { writer?.rawValue ?? -1 }
     private var writer: FileDescriptor?

@@ -29,8 +29,6 @@ extension SessionObserver {
 public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     /// The machine (inspectable after the capture).
     public private(set) var machine: SessionMachine
-    /// Who is told.
-    public var observer: Observer
     private var writer: RecordingWriter?
     /// The batch being fed (handed to the observer with its report).
     private var delivering: SampleBatch?
@@ -39,6 +37,10 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     /// the buffer its content is written into: no allocation per checkpoint.
     private var checkpointFile: AtomicRewriter?
     private var checkpointBytes: [UInt8] = []
+    /// Who is told. (Stored last: the other properties then lie at offsets that do not depend on
+    /// `Observer`, so that the unspecialised per-batch code reaches them without looking up the
+    /// type's metadata.)
+    public var observer: Observer
 
     /// Creates a recorder.
     public init(settings: SessionMachine.Settings, observer: Observer) {
