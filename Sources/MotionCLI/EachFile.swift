@@ -162,12 +162,23 @@ enum EachFile {
                 defer { pool.cancel() }
                 for i in files.indices {
                     let result = pool.result(i)
-                    for chunk in result.output {
-                        switch chunk {
-                        case .out(let s): io.writeOut(s)
-                        case .err(let s): io.writeErr(s)
-                        }
+                    // Consecutive writes to one stream in one piece: a file's results reach
+                    // stdout whole (an interrupt leaves no half of them).
+                    var pending = "", pendingIsOut = true
+                    func flush() {
+                        guard !pending.isEmpty else { return }
+                        if pendingIsOut { io.writeOut(pending) } else { io.writeErr(pending) }
+                        pending = ""
                     }
+                    for chunk in result.output {
+                        let (text, isOut): (String, Bool) = switch chunk {
+                        case .out(let s): (s, true)
+                        case .err(let s): (s, false)
+                        }
+                        if isOut != pendingIsOut { flush(); pendingIsOut = isOut }
+                        pending += text
+                    }
+                    flush()
                     try settle(files[i], result.error)
                 }
             }
