@@ -158,3 +158,34 @@ func writeWalk(to url: URL) throws {
     let r = runCLI(["wakes", "/nonexistent/walk.csv", "--latencies", "1"])
     #expect(r.code == 1 && r.err.contains("/nonexistent/walk.csv"))
 }
+
+/// A folder of several recordings is a usage error naming the count (wakes replays one); a
+/// folder holding one recording replays it; an export folder is one recording.
+@Test func aFolderIsOneRecordingOrAUsageError() throws {
+    let dir = try wakesTempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    let several = dir.appendingPathComponent("several").path
+    try fm.createDirectory(atPath: several, withIntermediateDirectories: true)
+    try writeWalk(to: URL(fileURLWithPath: several + "/a.csv"))
+    try writeWalk(to: URL(fileURLWithPath: several + "/b.csv"))
+    let r = runCLI(["wakes", several, "--latencies", "1"])
+    #expect(r.code == 64, "\(r.err)")
+    #expect(r.err.hasPrefix("Error: wakes takes one recording: \(several) is a folder of 2 recordings (\(several)/a.csv, \(several)/b.csv); give one of them."), "\(r.err)")
+    #expect(!r.err.contains("holds no recording MotionBatch knows"))
+
+    let one = dir.appendingPathComponent("one").path
+    try fm.createDirectory(atPath: one, withIntermediateDirectories: true)
+    try writeWalk(to: URL(fileURLWithPath: one + "/a.csv"))
+    try Data("notes\n".utf8).write(to: URL(fileURLWithPath: one + "/notes.txt"))
+    let single = runCLI(["wakes", one, "--rates", "100", "--latencies", "0,1", "--json"])
+    #expect(single.code == 0, "\(single.err)")
+    #expect(single.err.contains("\(one): skipped 1 entry: notes.txt"), "\(single.err)")
+    let alone = runCLI(["wakes", one + "/a.csv", "--rates", "100", "--latencies", "0,1", "--json"])
+    #expect(single.out == alone.out)
+
+    let export = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Dialects/walk/sensor-logger-ios").path
+    let e = runCLI(["wakes", export, "--latencies", "0,1", "--json"])
+    #expect(e.code == 0, "\(e.err)")
+    #expect(e.out.contains("\"replay\""))
+}
