@@ -159,6 +159,29 @@ func writeWalk(to url: URL) throws {
     #expect(r.code == 1 && r.err.contains("/nonexistent/walk.csv"))
 }
 
+/// An empty recording fails with the plausibility rule's `empty-stream` message, as in every
+/// command, and with --allow-empty is a warning: the report is the model's alone (no replay).
+@Test func anEmptyRecordingFailsUnlessAllowed() throws {
+    let dir = try wakesTempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let lines = try String(contentsOfFile: TestPaths.packageRoot.appendingPathComponent("Recordings/hapt-user01-walking.csv").path, encoding: .utf8).split(separator: "\n")
+    let empty = dir.appendingPathComponent("empty.csv").path
+    try Data((lines.prefix { $0.hasPrefix("#") } + [lines.first { !$0.hasPrefix("#") }!]).joined(separator: "\n").appending("\n").utf8).write(to: URL(fileURLWithPath: empty))
+    let args = ["wakes", empty, "--rates", "25", "--latencies", "0,1", "--json"]
+    let failed = runCLI(args)
+    #expect(failed.code == 1)
+    #expect(failed.out.isEmpty)
+    #expect(failed.err.hasPrefix("Error: \(empty):19: the recording holds no samples: nothing to analyse (--allow-empty accepts an empty recording)"), "\(failed.err)")
+    let strict = runCLI(args + ["--allow-empty", "--strict"])
+    #expect(strict.code == 1 && strict.err.contains("nothing to analyse (--strict)"), "\(strict.err)")
+    let allowed = runCLI(args + ["--allow-empty"])
+    #expect(allowed.code == 0, "\(allowed.err)")
+    #expect(allowed.err.contains("\(empty):19: warning: the recording holds no samples"), "\(allowed.err)")
+    let o = try #require(try JSONSerialization.jsonObject(with: Data(allowed.out.utf8)) as? [String: Any])
+    #expect(o["replay"] == nil)
+    #expect((o["configurations"] as? [Any])?.count == 2, "\(o.keys.sorted())")
+}
+
 /// A folder of several recordings is a usage error naming the count (wakes replays one); a
 /// folder holding one recording replays it; an export folder is one recording.
 @Test func aFolderIsOneRecordingOrAUsageError() throws {

@@ -23,6 +23,7 @@ enum WakesCommand {
             model's worst sample latency. The headline compares it with per-sample delivery.
             With a RECORDING the stream is replayed at each rate (decimated below its own) and
             latency through the batcher and the step counter; sensors default to what it holds.
+            An empty RECORDING fails unless --allow-empty (then the report is the model's alone).
             Every parameter and its source: docs/wake-cost.md; --json keys: its section 6.
             """,
             arguments: [ArgumentSpec("RECORDING", help: "Recording to replay at each configuration (optional; any dialect, an app's export folder, a folder holding one recording, '-' for standard input).", optional: true)],
@@ -93,13 +94,21 @@ enum WakesCommand {
             var bar = ProgressBar(label: "wakes \(recording!)", total: 2 * size, io: io)
             defer { bar.finish(io: io) }
             let barIO = io
-            outcome = try WakesReplay.run(open: {
-                let reader = try open()
-                if first == nil { first = reader }
-                return reader
-            }, rates: rates, latencies: latencies, progress: { pass, bytes in bar.update((pass - 1) * size + bytes, io: barIO) })
+            do {
+                outcome = try WakesReplay.run(open: {
+                    let reader = try open()
+                    if first == nil { first = reader }
+                    return reader
+                }, rates: rates, latencies: latencies, progress: { pass, bytes in bar.update((pass - 1) * size + bytes, io: barIO) })
+            } catch {
+                // An empty recording (no rate to replay) fails as in every command: the plausibility
+                // rule's finding; with --allow-empty it is a warning and the report the model's alone.
+                guard let warnings = first?.warnings, warnings.contains(where: { $0.kind == .emptyStream }) else { throw error }
+                bar.finish(io: io)
+                try input.report(warnings, to: io)
+            }
             bar.finish(io: io)
-            try input.report(first?.warnings ?? [], to: io)
+            if outcome != nil { try input.report(first?.warnings ?? [], to: io) }
             // Unless --rates asks for more, only the rates the recording holds are swept: a
             // higher rate cannot be replayed, and the model alone would judge it.
             if args.string("rates") == nil, let own = outcome?.rows.map(\.rateHz).max() {
