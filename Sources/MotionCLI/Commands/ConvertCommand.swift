@@ -54,11 +54,16 @@ enum ConvertCommand {
 
     /// What to write, the same for every recording converted.
     struct Settings {
+        /// `--format plain`.
         var plainOutput: Bool
+        /// `--from`, `--to`: seconds from the input's first sample.
         var from: Double?
         var to: Double?
+        /// `--set KEY=VALUE`, in order.
         var settings: [(String, String)]
+        /// Not `--no-labels`.
         var keepLabels: Bool
+        /// `--force`: replace an existing output.
         var force: Bool
         var input: InputOptions
     }
@@ -92,8 +97,10 @@ enum ConvertCommand {
             return
         }
         let plan = try ConvertPlan(inputs: try EachFile.inputs(inputs, folders: EachFile.folders(args, input: inputOptions), io: io), folder: outputPath)
+        // Each path once (the plan refused two inputs with one output, hence one path twice).
+        let items = Dictionary(plan.items.map { ($0.input.path, $0) }, uniquingKeysWith: { a, _ in a })
         try EachFile.run(expanded: plan.items.map(\.input.path), io: io) { file in
-            let item = plan.items.first { $0.input.path == file }!
+            guard let item = items[file] else { return }
             try convert(file, to: item.output, given, io: io, before: { try plan.createFolders(for: item) })
         }
     }
