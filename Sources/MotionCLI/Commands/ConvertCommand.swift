@@ -200,7 +200,7 @@ enum ConvertCommand {
                 io.err("warning: plain CSV has no event lines; \(droppedEvents) events (pauses, device losses) are not written")
             }
             let span = firstWritten.map { Double(lastWritten! - $0) / 1e9 } ?? 0
-            io.err("Wrote \(written) samples (\(formatSeconds(span)) s) to \(OutputFile.displayName(outputPath)) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
+            io.err("Wrote \(written) samples (\(formatSeconds(span)) s) to \(DiagnosticText.sanitized(OutputFile.displayName(outputPath))) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
         } catch let error as RecordingError {
             throw CLIError.failure("\(error)")
         } catch let error as SystemError {
