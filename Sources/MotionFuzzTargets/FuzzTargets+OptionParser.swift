@@ -7,7 +7,8 @@ extension FuzzTargets {
     /// The option parser and the commands' checks of option values: the input, split at NUL
     /// bytes into words, follows one of the pure commands (replay, steps, convert to /dev/null,
     /// wakes, calibrate, help) on a small recording. Every run ends with status 0, 1 or 64, prints
-    /// printable messages, and no NaN or infinity.
+    /// printable messages, and no NaN or infinity. For convert, whose last argument is OUT (`IN...
+    /// OUT`), /dev/null comes after the words: a word is one more IN, never the output.
     ///
     /// Words that could make a command write a file (a `/`, `--html`, `--stats-json`, `-o`,
     /// `--generate-manual`, ...) are
@@ -16,7 +17,7 @@ extension FuzzTargets {
         guard let selector = data.first else { return }
         let fixture = FuzzFixture.walkingRecordingPath
         let prefixes: [[String]] = [
-            ["replay", fixture], ["steps", fixture], ["convert", fixture, "/dev/null"], ["wakes"],
+            ["replay", fixture], ["steps", fixture], ["convert", fixture], ["wakes"],
             ["wakes", fixture, "--rates", "50", "--latencies", "0,1"], ["calibrate"], ["replay"], ["help"], [],
         ]
         var words = prefixes[Int(selector) % prefixes.count]
@@ -26,6 +27,7 @@ extension FuzzTargets {
             guard !word.contains("/"), !blocked.contains(where: { word.hasPrefix($0) }) else { continue }
             words.append(word)
         }
+        if words.first == "convert" { words.append("/dev/null") }
         nonisolated(unsafe) var out = ""
         nonisolated(unsafe) var err = ""
         var io = CommandIO(writeOut: { out += $0 }, writeErr: { err += $0 })

@@ -128,6 +128,11 @@ struct EpochsCommandTests {
         #expect(r.out.hasPrefix(paths[2] + ":"), "\(r.out)")
         let all = (0..<4).map { runCLI(["steps", "--shard", "\($0)/4", dir.path]).out.split(separator: "\n").count }
         #expect(all.reduce(0, +) == 5)
+        // convert takes --shard too: byte order a, b, "c,1", d, e; 1/2 keeps b and d.
+        let out = try TestPaths.makeScratchDirectory(prefix: "motionbatch-convert-shard").appendingPathComponent("out")
+        let c = runCLI(["convert", "--shard", "1/2", dir.path, out.path])
+        #expect(c.code == 0, "\(c.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["b.csv", "d.csv"])
         #expect(runCLI(["steps", "--shard", "4/4", dir.path]).code == 64)
         #expect(runCLI(["steps", "--shard", "0/4", "-"]).code == 64)
         #expect(runCLI(["steps", "--jobs", "0", dir.path]).code == 64)

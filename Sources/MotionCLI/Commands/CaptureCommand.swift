@@ -88,7 +88,7 @@ enum CaptureCommand {
                 .flag("analysis", help: "Feed every batch to the live analysis, as capture does."),
                 .option("samples", value: "N", help: "Scans per measurement (default 1000000)."),
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
-                .flag("json", help: "Print JSON: {\"results\": [{\"batch\", \"samples\", \"cpu_s\", \"ns_per_sample\"}]}."),
+                .flag("json", help: "Print JSON: {\"schema\": 1, \"results\": [{\"batch\", \"samples\", \"cpu_s\", \"ns_per_sample\"}]} (docs/schemas/capture-benchmark.schema.json)."),
             ],
             run: { args, io in
                 let n = try args.int("samples", rule: InputLimits.positiveCount.narrowed(to: 1...100_000_000)) ?? 1_000_000
@@ -102,7 +102,7 @@ enum CaptureCommand {
                 _ = measure(min(n, 10_000), 100) // warm-up
                 let results = batches.map { measure(n, $0) }
                 if args.flag("json") {
-                    io.out(JSONValue.object([("results", .array(results.map { r in .object([
+                    io.out(JSONValue.object([("schema", .number(1)), ("results", .array(results.map { r in .object([
                         ("batch", .number(r.batch)), ("samples", .number(r.samples)),
                         ("cpu_s", .number(Double(r.cpuNanoseconds) / 1e9)), ("ns_per_sample", .number(r.nanosecondsPerSample)),
                     ]) }))]).serialized(pretty: true))
@@ -402,8 +402,12 @@ enum CaptureCommand {
     }
 }
 
-/// The capture statistics as JSON (keys documented in docs/iio-reader.md, "capture --json").
+/// The capture statistics as JSON (keys documented in docs/iio-reader.md, "capture --json";
+/// docs/schemas/capture-stats.schema.json).
 enum CaptureStatsJSON {
+    /// The version of the object (its `schema` member).
+    static let schema = 1
+
     /// A hardware step counter read before and after the capture.
     struct Pedometer {
         var device: String
@@ -459,6 +463,7 @@ enum CaptureStatsJSON {
         let hardwareActivityValue: JSONValue = hardwareActivity?.json ?? .null
         let sessionValue: JSONValue = session?.json ?? .null
         return .object([
+            ("schema", .number(schema)),
             ("uri", .string(uri)),
             ("output", output.map { .string($0) } ?? .null),
             ("stop_reason", .string(st.stopReason.name)),

@@ -175,9 +175,10 @@ enum CollectCommand {
         } }.joined()
     }
 
-    /// The `--json` object (docs/fleet.md, "collect report --json").
+    /// The `--json` object (docs/fleet.md, "collect report --json";
+    /// docs/schemas/collect-report.schema.json).
     static func json(_ r: FleetReport) -> JSONValue {
-        .object([("skipped_lines", .number(r.skippedLines.count)), ("boards", .array(r.boards.map { b in .object([
+        .object([("schema", .number(1)), ("skipped_lines", .number(r.skippedLines.count)), ("boards", .array(r.boards.map { b in .object([
             ("board", .string(b.board)),
             ("sessions", .number(b.sessions)),
             ("finished_sessions", .number(b.finishedSessions)),

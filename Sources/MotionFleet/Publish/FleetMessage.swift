@@ -45,11 +45,13 @@ public struct FleetMessage: Sendable, Equatable {
         self.payload = payload
     }
 
-    /// The message for `object` (an NDJSON object with `type`, `session`, `seq`) of `board`.
+    /// The message for `object` (an NDJSON object with `type`, `session`, `seq`) of `board`: the
+    /// fleet's `schema` and `board` in front of its members (its own `schema`, the NDJSON line's
+    /// version, left out: the fleet schema versions the message).
     public static func wrap(_ kind: Kind, board: String, _ object: JSONValue) -> FleetMessage {
         guard case .object(let members) = object else { preconditionFailure("a fleet message is a JSON object") }
         let head: [(String, JSONValue)] = [("schema", .number(schemaVersion)), ("board", .string(board))]
-        return FleetMessage(kind: kind, payload: JSONValue.object(head + members).serialized())
+        return FleetMessage(kind: kind, payload: JSONValue.object(head + members.filter { $0.0 != "schema" }).serialized())
     }
 
     /// A `status` message: the state, the messages the outbox limit dropped, and (when known)
