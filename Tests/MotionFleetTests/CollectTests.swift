@@ -82,12 +82,12 @@ struct FleetReportTests {
             "\"type\":\"batch\",\"seq\":1,\"first_s\":10,\"end_s\":11",
             "\"type\":\"batch\",\"seq\":4,\"first_s\":11,\"end_s\":12,\"wakeups\":{\"scheduler\":7200,\"device\":100},\"wakeups_per_hour\":{\"scheduler\":2e7,\"device\":1e6}",
         ])
-        let row = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("s", 9))
+        let row = FleetReport.board("b1", sessions: [("s", file)], statuses: ["s": FleetReport.SessionStatus(lastSequence: 9)])
         #expect(row.missingBySession == [FleetReport.Missing(session: "s", gaps: [2...3], inGaps: 2, tail: 5)])
         #expect(row.missing == 7)
         #expect(row.schedulerWakeupsPerHour.map { $0 - 12_960_000 } == 0, "per hour of sample time, not of the replay's wall time")
         #expect(row.deviceWakeupsPerHour.map { $0 - 180_000 } == 0)
-        let other = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("t", 9))
+        let other = FleetReport.board("b1", sessions: [("s", file)], statuses: ["t": FleetReport.SessionStatus(lastSequence: 9)])
         #expect(other.missing == 2, "another session's last_seq says nothing of this one")
         let finished = Self.file(["\"type\":\"batch\",\"seq\":1", "\"type\":\"summary\",\"seq\":3,\"outbox_dropped\":4,\"duration_s\":10,\"wakeups\":{\"scheduler\":20}"])
         let f = FleetReport.board("b1", sessions: [("s", finished)])

@@ -12,7 +12,9 @@ import Glibc
 /// (``ReceivedMessage``), deduplicates by (board, session, sequence) (``DedupeLedger``, rebuilt
 /// from the files at start), and writes per board (docs/fleet.md, "collect"):
 /// - `DIR/<board>/<session>.ndjson`: every batch, event and summary message, one line each, in
-///   arrival order, appended and `fsync`ed once per loop pass;
+///   arrival order, appended and `fsync`ed once per loop pass, and the board's declarations of
+///   what its outbox limit dropped (``FleetDrops``: settled in the ledger and the samples chain,
+///   so that the acknowledgement goes on past them);
 /// - `DIR/<board>/<session>.samples.csv`: the `samples` messages' samples as a MotionBatch
 ///   recording (``CollectedSamples``), appended and `fsync`ed once per loop pass;
 /// - `DIR/<board>/<session>.summary.json`: the session's summary message (atomically);
@@ -103,6 +105,8 @@ public final class FleetCollector {
     private var frozen: [String: FleetAck.Session] = [:]
     private var lastAck: [String: FleetAck.Session] = [:]
     private var pathKeys: [String: (board: String, session: String)] = [:]
+    /// Per `board/session`, the last drops declaration written (a resent one is not written again).
+    private var lastDrops: [String: FleetDrops] = [:]
     /// Acknowledgements published.
     public private(set) var acksPublished = 0
     /// With ``Configuration/recordSyncTimes``: each written batch, event and summary message
@@ -162,6 +166,11 @@ public final class FleetCollector {
                     let parts = FleetAck.count(r.node["parts"]).map { max($0, 1) } ?? 1
                     let part = FleetAck.count(r.node["part"]).map { min(max($0, 1), parts) } ?? 1
                     chain.advance(b.name + "/" + session, to: SamplesChain.Position(sequence: r.sequence, part: part, parts: parts))
+                }
+                for line in lines.drops {
+                    guard case .success(let d) = FleetDrops.parse(line.node) else { continue }
+                    settle(d, board: b.name, session: session)
+                    lastDrops[b.name + "/" + session] = d
                 }
                 for s in lines.skipped {
                     counters.skippedLines += 1
@@ -320,6 +329,7 @@ public final class FleetCollector {
                 return
             }
             if m.kind == .samples { return receiveSamples(m, directory: bdir) }
+            if m.kind == .drops { return receiveDrops(m, directory: bdir) }
             noteWritten(board: m.board, session: m.session)
             guard ledger.take(board: m.board, session: m.session, sequence: m.sequence) else { counters.duplicates += 1; return }
             counters.accepted += 1
@@ -374,6 +384,39 @@ public final class FleetCollector {
             counters.rejected += 1
             log("collect: writing \(name) failed: \(error)")
         }
+    }
+
+    /// A board's declaration of what its outbox limit dropped of a session: the numbers it names
+    /// are settled (the acknowledgement and the samples chain go on past them) and the declaration
+    /// is written to the session's `.ndjson` (so that a restarted collector and `collect report`
+    /// know them), then acknowledged after the pass's `fsync` like a message.
+    private func receiveDrops(_ m: ReceivedMessage, directory: String) {
+        noteWritten(board: m.board, session: m.session)
+        guard let node = try? JSONReader.parse(Array(m.payload.utf8)), case .success(let d) = FleetDrops.parse(node) else { return }
+        let key = m.board + "/" + m.session
+        let moved = settle(d, board: m.board, session: m.session)
+        guard moved || lastDrops[key] != d else { counters.duplicates += 1; return }
+        lastDrops[key] = d
+        counters.accepted += 1
+        let path = directory + "/" + m.session + ".ndjson"
+        do {
+            try file(path, board: directory).write(Array((m.payload + "\n").utf8))
+            touched.insert(path)
+            pathKeys[path] = (m.board, m.session)
+        } catch {
+            freeze(board: m.board, session: m.session)
+            log("collect: writing \(path) failed: \(error)")
+        }
+    }
+
+    /// Settles a declaration in the ledger and the samples chain. - Returns: whether anything moved.
+    @discardableResult
+    private func settle(_ d: FleetDrops, board: String, session: String) -> Bool {
+        var moved = ledger.settle(board: board, session: session, d.ranges)
+        if let s = d.samplesThrough {
+            moved = chain.settle(board + "/" + session, through: SamplesChain.Position(sequence: s.sequence, part: s.part, parts: s.parts)) || moved
+        }
+        return moved
     }
 
     private func reject(_ reason: FleetMessageSchema.Reason, _ detail: String, now: Int64) {
@@ -541,6 +584,7 @@ public final class FleetCollector {
                 }
                 samples.forget(board: b.name, session: session)
                 chain.forget(b.name + "/" + session)
+                lastDrops[b.name + "/" + session] = nil
                 counters.expired += 1
                 log("collect: deleted \(b.name)/\(e.name) (older than the retention)")
             }
