@@ -7,7 +7,7 @@ import MotionSession
 /// parsed into a ``MotionFleet/FleetPublisher/Configuration``.
 enum PublishOptions {
     /// `--publish`, `--board-id`, `--password-file`, `--ca-file`, `--insecure`, `--outbox`,
-    /// `--outbox-max`, `--ack`, `--reconnect-max`, `--publish-samples`, `--max-payload`.
+    /// `--outbox-max`, `--ack`, `--reconnect-max`, `--status-interval`, `--publish-samples`, `--max-payload`.
     static let options: [OptionSpec] = [
         .option("publish", value: "URL", help: "Publish every batch, event and the summary to an MQTT broker: mqtt://[USER@]HOST[:PORT]/PREFIX (loopback only unless --insecure) or mqtts://... with --ca-file. Topics and schema: docs/fleet.md."),
         .option("board-id", value: "ID", help: "The board's id in the topics (1-64 of A-Z a-z 0-9 - _). Default: a pseudonym derived from /etc/machine-id (not the hostname or a MAC address)."),
@@ -19,6 +19,7 @@ enum PublishOptions {
         .option("ack", value: "MODE", help: "Who must acknowledge a message before it leaves the outbox: collector (default: a collector wrote it to disk; end to end) or broker (the broker took it: the weaker guarantee, for a fleet without a collector)."),
         .flag("publish-samples", help: "With --publish: also publish each batch's samples to PREFIX/<board-id>/samples (the recording's rows; docs/fleet.md, \"Samples\"); collect writes them as a recording."),
         .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
+        .option("status-interval", value: "SECONDS", help: "With --publish: send the board's status again (what it sent so far, its last sequence number) in the first batch wake-up SECONDS after the last one (default 60; 1 to 3600), so that a collector knows how far a board that dies got."),
         .option("max-payload", value: "SIZE", help: "With --publish: the largest message sent (1K to 1G, default 32M: collect --max-payload's default and contrib's message_size_limit); a batch's samples are split into several messages to stay within it."),
     ]
 
@@ -29,7 +30,7 @@ enum PublishOptions {
     static func configuration(_ args: ParsedArguments, session: String, latencySeconds: Double,
                               defaultOutbox: (String) -> String?) throws(CLIError) -> FleetPublisher.Configuration? {
         guard let text = args.string("publish") else {
-            for o in ["board-id", "password-file", "ca-file", "outbox", "outbox-max", "reconnect-max", "ack", "max-payload"] where args.string(o) != nil {
+            for o in ["board-id", "password-file", "ca-file", "outbox", "outbox-max", "reconnect-max", "ack", "max-payload", "status-interval"] where args.string(o) != nil {
                 throw .usage("'--\(o)' needs '--publish URL'.")
             }
             if args.flag("publish-samples") { throw .usage("'--publish-samples' needs '--publish URL'.") }
@@ -62,6 +63,7 @@ enum PublishOptions {
         }
         if let m = args.string("max-payload") { c.maxPayloadBytes = try maxPayload(m) }
         if let r = try args.double("reconnect-max", rule: InputLimits.duration.narrowed(to: 1...3600)) { c.settings.reconnectMaxNanoseconds = Int64(r * 1e9) }
+        if let r = try args.double("status-interval", rule: InputLimits.duration.narrowed(to: 1...3600)) { c.statusIntervalNanoseconds = Int64(r * 1e9) }
         c.keepaliveSeconds = max(60, Int((3 * latencySeconds).rounded(.up)))
         return c
     }

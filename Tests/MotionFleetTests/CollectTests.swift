@@ -141,3 +141,27 @@ struct FleetReportTests {
         #expect(refused.messages.isEmpty && refused.skipped.count == 2)
     }
 }
+
+@Suite("StatusFigures")
+struct StatusFiguresTests {
+    static func node(_ s: String) -> JSONNode { try! JSONReader.parse(Array(s.utf8)) }
+
+    @Test("per session the largest last_seq, sent and drop counts; a last will without them changes nothing; read back from its JSON")
+    func largest() throws {
+        var f = StatusFigures()
+        var grew = f.merge(Self.node("{\"type\":\"status\",\"session\":\"s1\",\"state\":\"online\",\"last_seq\":7,\"sent\":{\"batch\":6,\"event\":1},\"outbox_dropped\":0}"))
+        #expect(grew)
+        let will = Self.node("{\"type\":\"status\",\"session\":\"s1\",\"state\":\"offline\",\"outbox_dropped\":0}")
+        grew = f.merge(will)
+        #expect(!grew, "the will carries nothing larger")
+        #expect(f.sessions == [StatusFigures.Session(session: "s1", lastSequence: 7, sent: ["batch": 6, "event": 1], dropped: 0, droppedTaken: nil)])
+        grew = f.merge(Self.node("{\"session\":\"s1\",\"last_seq\":3}"))
+        #expect(!grew, "an older status does not lower it")
+        grew = f.merge(Self.node("{\"session\":\"s2\",\"state\":\"offline\"}"))
+        #expect(!grew, "a session with no figures is not kept")
+        for i in 0..<20 { f.merge(Self.node("{\"session\":\"n\(i)\",\"last_seq\":\(i + 1)}")) }
+        #expect(f.sessions.count == StatusFigures.kept && f.sessions.last?.session == "n19", "the most recent sessions kept")
+        let back = StatusFigures(Self.node(f.json.serialized()))
+        #expect(back == f)
+    }
+}

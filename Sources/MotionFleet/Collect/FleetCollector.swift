@@ -18,7 +18,9 @@ import Glibc
 /// - `DIR/<board>/<session>.samples.csv`: the `samples` messages' samples as a MotionBatch
 ///   recording (``CollectedSamples``), appended and `fsync`ed once per loop pass;
 /// - `DIR/<board>/<session>.summary.json`: the session's summary message (atomically);
-/// - `DIR/<board>/status.json`: the latest status with the time it was received (atomically).
+/// - `DIR/<board>/status.json`: the latest status with the time it was received, and per session
+///   the largest figures its statuses carried (``StatusFigures``: a last will without them does
+///   not erase them) (atomically).
 /// Session files not written to for longer than the retention are deleted.
 public final class FleetCollector {
     /// What to subscribe to and where to write.
@@ -89,6 +91,8 @@ public final class FleetCollector {
     private let log: (String) -> Void
     private var client: MQTTClient?
     private var lastStatus: [String: String] = [:]
+    /// Per board, the largest figures its statuses carried per session.
+    private var statusFigures: [String: StatusFigures] = [:]
     /// Per board, its sessions written most recently (oldest first, at most ``FleetAck/recentSessions``).
     private var recent: [String: [String]] = [:]
     /// Per board, the sessions written since its last acknowledgement (oldest first): all are
@@ -154,6 +158,7 @@ public final class FleetCollector {
             if let bytes = try? FileDescriptor.openForReading(bdir + "/status.json").readToEnd(), let text = String(validating: bytes, as: UTF8.self),
                let r = text.range(of: ",\"status\":"), text.hasSuffix("}\n") {
                 lastStatus[b.name] = String(text[r.upperBound...].dropLast(2))
+                if let node = try? JSONReader.parse(bytes) { statusFigures[b.name] = StatusFigures(node["sessions"]) }
             }
             for e in entries where e.isRegularFile && e.name.hasSuffix(".ndjson") {
                 let session = String(e.name.dropLast(7))
@@ -324,8 +329,12 @@ public final class FleetCollector {
                 // A retained status the broker delivers again (a collector restart) is not news.
                 if retained, lastStatus[m.board] == m.payload { return }
                 lastStatus[m.board] = m.payload
+                if let node = try? JSONReader.parse(Array(m.payload.utf8)) { statusFigures[m.board, default: StatusFigures()].merge(node) }
                 let wall = WallClock.nanoseconds()
-                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(wall))\",\"received_ns\":\(wall),\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
+                let sessions = (statusFigures[m.board] ?? StatusFigures()).json.serialized()
+                // `sessions` before `status`: the status is the file's tail (read back as it is).
+                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(wall))\",\"received_ns\":\(wall),\"sessions\":\(sessions),\"status\":\(m.payload)}\n",
+                            to: bdir + "/status.json", board: bdir)
                 return
             }
             if m.kind == .samples { return receiveSamples(m, directory: bdir) }

@@ -108,6 +108,17 @@ final class MosquittoBroker: @unchecked Sendable {
         throw BrokerError("mosquitto did not start on 127.0.0.1:\(port): \(log.suffix(500))")
     }
 
+    /// Replaces the ACL by `text` and makes the running broker read it again (SIGHUP): its
+    /// connected clients are checked against the new one from their next publication.
+    func reloadACL(_ text: String) throws {
+        try text.write(to: dir.appendingPathComponent("acl"), atomically: true, encoding: .utf8)
+        if let p = process { kill(p.pid, SIGHUP) }
+        usleep(300_000)
+    }
+
+    /// contrib/mosquitto/acl as it is.
+    static func contribACL() throws -> String { try String(contentsOf: contrib.appendingPathComponent("acl"), encoding: .utf8) }
+
     /// Stops the broker (SIGTERM: it saves its persistence file; SIGKILL after 5 s) and waits for it.
     func stop() {
         process?.stop()
