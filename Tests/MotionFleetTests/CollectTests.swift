@@ -95,7 +95,7 @@ struct FleetReportTests {
         #expect(f.schedulerWakeupsPerHour == 7200)
     }
 
-    @Test("read from a directory: last seen is the newest message received (files and the status's received_ns); a board known only from its status misses all its session sent")
+    @Test("read from a directory: last seen is the newest message's stored receive time (last_seen, the status's received_ns), not file times; a board known only from its status misses all its session sent")
     func readDirectory() throws {
         let dir = try TestPaths.makeScratchDirectory(prefix: "fleet-report-read")
         for b in ["b1", "b2"] { try FileManager.default.createDirectory(at: dir.appendingPathComponent(b), withIntermediateDirectories: true) }
@@ -105,9 +105,15 @@ struct FleetReportTests {
         try status.write(to: dir.appendingPathComponent("b1/status.json"), atomically: true, encoding: .utf8)
         try status.replacingOccurrences(of: "\"b1\"", with: "\"b2\"").replacingOccurrences(of: "\"s\"", with: "\"t\"")
             .write(to: dir.appendingPathComponent("b2/status.json"), atomically: true, encoding: .utf8)
+        let newer = old + 3_600_000_000_000
+        try "0\(newer)\n".write(to: dir.appendingPathComponent("b1/last_seen"), atomically: true, encoding: .utf8)
+        // A copy of the directory (cp -r) gives every file a new time: last seen stays.
+        for f in ["b1/s.ndjson", "b1/status.json", "b1/last_seen", "b2/status.json"] {
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(86_400)], ofItemAtPath: dir.appendingPathComponent(f).path)
+        }
         let r = try FleetReport.read(dir.path)
         let b1 = try #require(r.boards.first { $0.board == "b1" })
-        #expect(b1.lastSeenUTC != UTCTime.iso8601(old), "the batch file is newer than the status")
+        #expect(b1.lastSeenUTC == UTCTime.iso8601(newer), "the newest stored receive time (last_seen), not the files' times")
         #expect(b1.missing == 3 && b1.state == "online" && !b1.knownOnlyFromStatus)
         let b2 = try #require(r.boards.first { $0.board == "b2" })
         #expect(b2.lastSeenUTC == UTCTime.iso8601(old), "the status's receive time, not its file's")

@@ -52,3 +52,38 @@ extension FleetBrokerTests {
         print("fleet killed board: printed \(printed), collected 1-\(highest), its last status said \(last): tail \(last - highest) reported")
     }
 }
+
+extension FleetBrokerTests {
+    @Test("last seen is the newest message's receive time as the collector stored it: a copy of the directory (new file times) reports the same", .timeLimit(.minutes(1)))
+    func lastSeenStored() throws {
+        let broker = try MosquittoBroker()
+        let c = try collector(broker)
+        let before = Int64(Date().timeIntervalSince1970 * 1e9)
+        try RawPublisher.publish((1...3).map { ("fleet/b1/batch", Array("{\"schema\":1,\"board\":\"b1\",\"type\":\"batch\",\"session\":\"s1\",\"seq\":\($0)}".utf8)) },
+                                 broker: broker, user: "b1")
+        waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: dir.appendingPathComponent("collected/b1/last_seen").path) }
+        usleep(300_000)
+        let after = Int64(Date().timeIntervalSince1970 * 1e9)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 10) == 0, "\(c.stderr)")
+        let stored = try #require(Int64(try String(contentsOf: dir.appendingPathComponent("collected/b1/last_seen"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(stored >= before && stored <= after, "the receive time of the newest message")
+        func lastSeen(_ d: String) throws -> String? {
+            let r = try MotionBatchProcess(["collect", "report", d, "--json"], in: dir, name: "report-\(d)")
+            #expect(r.wait(seconds: 30) == 0, "\(r.stderr)")
+            return (((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["boards"] as? [[String: Any]])?.first)?["last_seen_utc"] as? String
+        }
+        let original = try lastSeen("collected")
+        #expect(original == UTCTime.iso8601(stored))
+        // cp -r: every file of the copy is new.
+        usleep(1_100_000)
+        let cp = Process()
+        cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+        cp.arguments = ["-r", dir.appendingPathComponent("collected").path, dir.appendingPathComponent("copy").path]
+        try cp.run()
+        cp.waitUntilExit()
+        let copied = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("copy/b1/s1.ndjson").path)[.modificationDate] as? Date
+        #expect(copied.map { $0.timeIntervalSince1970 * 1e9 > Double(after) } == true, "the copy's files are newer")
+        #expect(try lastSeen("copy") == original, "the copy reports the same last seen")
+    }
+}

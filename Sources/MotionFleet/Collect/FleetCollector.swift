@@ -18,6 +18,9 @@ import Glibc
 /// - `DIR/<board>/<session>.samples.csv`: the `samples` messages' samples as a MotionBatch
 ///   recording (``CollectedSamples``), appended and `fsync`ed once per loop pass;
 /// - `DIR/<board>/<session>.summary.json`: the session's summary message (atomically);
+/// - `DIR/<board>/last_seen`: when its newest message arrived (wall-clock ns, 20 digits and a
+///   newline, rewritten in place and synced with the pass: the report's "last seen", which a copy
+///   of the directory keeps, unlike file times);
 /// - `DIR/<board>/status.json`: the latest status with the time it was received, and per session
 ///   the largest figures its statuses carried (``StatusFigures``: a last will without them does
 ///   not erase them) (atomically).
@@ -93,6 +96,10 @@ public final class FleetCollector {
     private var lastStatus: [String: String] = [:]
     /// Per board, the largest figures its statuses carried per session.
     private var statusFigures: [String: StatusFigures] = [:]
+    /// Per board with a message in this pass, when its newest one arrived (wall-clock ns).
+    private var lastSeen: [String: Int64] = [:]
+    /// The name of a board's last-seen file.
+    static let lastSeenName = "last_seen"
     /// Per board, its sessions written most recently (oldest first, at most ``FleetAck/recentSessions``).
     private var recent: [String: [String]] = [:]
     /// Per board, the sessions written since its last acknowledgement (oldest first): all are
@@ -328,6 +335,7 @@ public final class FleetCollector {
             if m.kind == .status {
                 // A retained status the broker delivers again (a collector restart) is not news.
                 if retained, lastStatus[m.board] == m.payload { return }
+                lastSeen[m.board] = WallClock.nanoseconds()
                 lastStatus[m.board] = m.payload
                 if let node = try? JSONReader.parse(Array(m.payload.utf8)) { statusFigures[m.board, default: StatusFigures()].merge(node) }
                 let wall = WallClock.nanoseconds()
@@ -337,6 +345,7 @@ public final class FleetCollector {
                             to: bdir + "/status.json", board: bdir)
                 return
             }
+            lastSeen[m.board] = WallClock.nanoseconds()
             if m.kind == .samples { return receiveSamples(m, directory: bdir) }
             if m.kind == .drops { return receiveDrops(m, directory: bdir) }
             noteWritten(board: m.board, session: m.session)
@@ -530,6 +539,7 @@ public final class FleetCollector {
             }
         }
         receipts.removeAll()
+        writeLastSeen()
         if touched.count >= configuration.syncFileSystemFrom, FileDescriptor.canSyncFileSystem {
             // One write-back and one flush for every file of the pass: one syncfs per file system
             // (a board directory may be a mount point of its own); a file whose device is unknown
@@ -572,6 +582,32 @@ public final class FleetCollector {
             devices.removeAll()
         }
         if samples.openCount > Self.maxOpenFiles { samples.closeAll() }
+    }
+
+    /// Rewrites each board's `last_seen` of this pass in place (one `pwrite` of a fixed-size
+    /// line, within a sector: never torn), synced with the pass's files.
+    private func writeLastSeen() {
+        for (board, ns) in lastSeen {
+            let bdir = configuration.outputDir + "/" + board
+            let path = bdir + "/" + Self.lastSeenName
+            do {
+                let fd: FileDescriptor
+                if let f = files[path] {
+                    fd = f
+                } else {
+                    if !Directory.exists(bdir) { try Directory.create(bdir) }
+                    fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT)
+                    files[path] = fd
+                    if let d = try? fd.identity().device, d != 0 { devices[path] = d }
+                }
+                let digits = String(max(ns, 0))
+                try fd.write(Array((String(repeating: "0", count: max(0, 20 - digits.count)) + digits + "\n").utf8), at: 0)
+                touched.insert(path)
+            } catch {
+                log("collect: writing \(path) failed: \(error)")
+            }
+        }
+        lastSeen.removeAll()
     }
 
     private func applyRetention(now: Int64) {

@@ -58,7 +58,10 @@ public struct FleetReport {
         public var batteryLifeHours: Double?
         /// The latest status (`online`, `paused`, `lost`, `offline`).
         public var state: String?
-        /// When the board was last heard of (the newest of its files, UTC, ISO 8601).
+        /// When the board was last heard of: the receive time of its newest message as the
+        /// collector stored it (its `last_seen` file, the status's `received_ns`); only a directory
+        /// without either (an older collector's) falls back to its files' modification times
+        /// (UTC, ISO 8601).
         public var lastSeenUTC: String?
 
         /// Sessions whose summary has not arrived.
@@ -132,6 +135,7 @@ public struct FleetReport {
             let bdir = dir + "/" + b.name
             var sessions: [(name: String, modified: Int64, lines: FleetNDJSON)] = []
             var lastModified: Int64 = 0
+            var stored: Int64?
             var status: JSONNode?
             let files: [Directory.Entry]
             do { files = try Directory.entries(of: bdir) } catch { throw .io("cannot list \(bdir): \(error)") }
@@ -140,7 +144,14 @@ public struct FleetReport {
                 if f.name == "status.json" {
                     let bytes = (try? FileDescriptor.openForReading(path).readToEnd()) ?? []
                     status = try? JSONReader.parse(bytes)
-                    if integer(status?["received_ns"]) == nil { lastModified = max(lastModified, f.modified) }
+                    if let ns = integer(status?["received_ns"]) { stored = max(stored ?? 0, Int64(ns)) } else { lastModified = max(lastModified, f.modified) }
+                    continue
+                }
+                if f.name == FleetCollector.lastSeenName {
+                    let bytes = (try? FileDescriptor.openForReading(path).readToEnd()) ?? []
+                    if let ns = Int64(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), ns > 0 {
+                        stored = max(stored ?? 0, ns)
+                    }
                     continue
                 }
                 lastModified = max(lastModified, f.modified)
@@ -164,8 +175,7 @@ public struct FleetReport {
             }
             row.knownOnlyFromStatus = sessions.isEmpty && status != nil
             if case .string(let state)? = status?["status"]?["state"]?.value { row.state = state }
-            if let ns = integer(status?["received_ns"]) { lastModified = max(lastModified, Int64(ns)) }
-            if lastModified > 0 { row.lastSeenUTC = UTCTime.iso8601(lastModified) }
+            if let ns = stored ?? (lastModified > 0 ? lastModified : nil) { row.lastSeenUTC = UTCTime.iso8601(ns) }
             report.boards.append(row)
         }
         return report
