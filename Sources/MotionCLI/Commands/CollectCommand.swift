@@ -36,7 +36,7 @@ enum CollectCommand {
                 .option("retention", value: "DURATION", help: "Delete session files not written to for DURATION (e.g. 30d, 12h); default: keep."),
                 .option("duration", value: "SECONDS", help: "Stop after SECONDS (default: until SIGINT/SIGTERM)."),
                 .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
-                .option("max-payload", value: "SIZE", help: "Reject (count, write nothing of) a message larger than SIZE (default 32M, above the largest message a board makes; set the broker's message_size_limit to match)."),
+                .option("max-payload", value: "SIZE", help: "Reject (count, write nothing of) a message larger than SIZE (default 32M, above the largest message a board makes; set the broker's message_size_limit to match). SIZE + 1K is announced to the broker as the collector's MQTT maximum packet size: a larger message is dropped by the broker, never read."),
                 .option("stats-json", value: "FILE", help: "At the end, write the counts (received, written, duplicates, rejected per reason, skipped lines) as JSON to FILE, atomically."),
             ],
             subcommands: [report],

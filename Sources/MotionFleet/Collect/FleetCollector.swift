@@ -124,6 +124,11 @@ public final class FleetCollector {
     /// (board, sequence number) and the monotonic time (ns) its `fsync` ended.
     public private(set) var syncLog: [(board: String, sequence: Int, syncedAt: Int64)] = []
     private var unsyncedLog: [(board: String, sequence: Int)] = []
+    /// What an MQTT PUBLISH packet holds besides its payload, bytes, allowed above
+    /// ``Configuration/maxPayloadBytes`` in the maximum packet size the collector announces:
+    /// the fixed header (at most 5), the topic (2 + a fleet topic: a prefix of at most 200, a
+    /// board id of at most 64, a kind) , the packet id (2) and a few properties.
+    static let packetAllowance = 1024
     /// Session files kept open at most (a quarter of the descriptor limit, 64...4096).
     static let maxOpenFiles: Int = {
         var r = rlimit()
@@ -308,6 +313,9 @@ public final class FleetCollector {
         o.cleanStart = false
         // A pass's worth of messages in flight (the window below), not the broker's 20.
         o.receiveMaximum = 5000
+        // A message above --max-payload never reaches the collector's memory: the broker drops
+        // it for this client (whatever its own message_size_limit).
+        o.maximumPacketSize = configuration.maxPayloadBytes + Self.packetAllowance
         o.user = configuration.url.user
         o.password = configuration.password
         o.caFile = configuration.url.tls ? configuration.caFile : nil
