@@ -2,6 +2,7 @@ import Foundation
 import MotionCore
 import MotionFleet
 import MotionSession
+import MotionSystem
 
 /// The publishing options shared by `capture` and `replay` (`--publish URL` and its companions),
 /// parsed into a ``MotionFleet/FleetPublisher/Configuration``.
@@ -15,7 +16,7 @@ enum PublishOptions {
         .option("ca-file", value: "FILE", help: "With mqtts://: the CA certificate that signed the broker's certificate (PEM)."),
         .flag("insecure", help: "Allow plain mqtt:// to a host that is not loopback (clear text on the network)."),
         .option("outbox", value: "FILE", help: "The outbox journal (default: fleet.outbox beside the recording; for replay ./motionbatch-<board-id>.outbox)."),
-        .option("outbox-max", value: "SIZE", help: "Keep the outbox within SIZE (default 64M; not part of --max-disk): the oldest samples messages are dropped first, then the oldest batch messages, then events, counted and reported; summaries never."),
+        .option("outbox-max", value: "SIZE", help: "Keep the outbox within SIZE (default 64M; not part of --max-disk: capture warns at start when the two need more than the file system has): the oldest samples messages are dropped first, then the oldest batch messages, then events, counted, reported and declared to the collector (docs/fleet.md); summaries never."),
         .option("ack", value: "MODE", help: "Who must acknowledge a message before it leaves the outbox: collector (default: a collector wrote it to disk; end to end) or broker (the broker took it: the weaker guarantee, for a fleet without a collector)."),
         .flag("publish-samples", help: "With --publish: also publish each batch's samples to PREFIX/<board-id>/samples (the recording's rows; docs/fleet.md, \"Samples\"); collect writes them as a recording."),
         .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
@@ -102,6 +103,54 @@ enum PublishOptions {
         if url.tls, ca == nil { throw .usage("mqtts:// needs '--ca-file FILE' (the CA that signed the broker's certificate).") }
         if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw .failure("\(ca): cannot be read (the CA file of --ca-file)") }
         return ca
+    }
+
+    /// The one-line warning `capture --publish` prints at start when the outbox limit and the
+    /// recordings' `--max-disk` need more than their file system has: its free space plus what
+    /// the outbox and the recordings already hold there (when the outbox is on another file
+    /// system, each limit against its own). Nil when they fit or the space is unknown.
+    static func diskWarning(outboxPath: String, outboxMax: Int?, recordingsDir: String?, maxDisk: Int64?) -> String? {
+        /// The nearest existing directory at or above `path`.
+        func existing(_ path: String) -> String {
+            var p = path.isEmpty ? "." : path
+            while !Directory.isDirectory(p) {
+                guard let slash = p.lastIndex(of: "/") else { return "." }
+                p = slash == p.startIndex ? "/" : String(p[..<slash])
+            }
+            return p
+        }
+        func held(_ dir: String?) -> Int64 {
+            guard let dir, let entries = try? Directory.entries(of: dir) else { return 0 }
+            return entries.filter(\.isRegularFile).reduce(0) { $0.addingReportingOverflow($1.size).overflow ? .max : $0 + $1.size }
+        }
+        let parent = outboxPath.lastIndex(of: "/").map { String(outboxPath[..<$0]) } ?? "."
+        let outboxDir = existing(parent)
+        let name = outboxPath.split(separator: "/").last.map(String.init) ?? outboxPath
+        let outboxHeld = outboxDir == parent ? (try? Directory.entries(of: outboxDir))?.first { $0.name == name && $0.isRegularFile }?.size ?? 0 : 0
+        var needs: [(what: String, bytes: Int64, dir: String, held: Int64)] = []
+        if let m = outboxMax { needs.append(("--outbox-max \(ProgressBar.bytes(m))", Int64(m), outboxDir, outboxHeld)) }
+        if let d = maxDisk, let rec = recordingsDir {
+            let dir = existing(rec)
+            let held = Directory.isDirectory(rec) ? held(rec) : 0
+            let device = { (p: String) in (try? FileIdentity.of(path: p))??.device }
+            if let i = needs.indices.first, device(needs[i].dir) == device(dir) {
+                needs[i] = (needs[i].what + " and --max-disk \(ProgressBar.bytes(Int(clamping: d)))", needs[i].bytes.addingReportingOverflow(d).overflow ? .max : needs[i].bytes + d,
+                            dir, needs[i].held + held)
+            } else {
+                needs.append(("--max-disk \(ProgressBar.bytes(Int(clamping: d)))", d, dir, held))
+            }
+        }
+        for n in needs {
+            guard let free = try? Directory.availableBytes(n.dir) else { continue }
+            let have = free.addingReportingOverflow(n.held).overflow ? .max : free + n.held
+            if n.bytes > have {
+                let verb = n.what.contains(" and ") ? "need" : "needs"
+                return "publish: warning: \(n.what) \(verb) \(ProgressBar.bytes(Int(clamping: n.bytes))) on the file system of \(n.dir), which has \(ProgressBar.bytes(Int(clamping: free))) free"
+                    + (n.held > 0 ? " besides the \(ProgressBar.bytes(Int(clamping: n.held))) already held there" : "")
+                    + ": the disk may fill before the limits apply (the outbox is not part of --max-disk); lower them or free space"
+            }
+        }
+        return nil
     }
 
     /// `/etc/machine-id` (empty when absent: the pseudonym is then the same on such machines, so
