@@ -136,3 +136,76 @@ extension FleetBrokerTests {
         print("fleet drops declared (--outbox-max \(limit)): \(printed.count) messages printed, \(got.count) collected, \(lacking.count) dropped (board: \(summary["outbox_dropped"] ?? "?") not taken, \(summary["outbox_dropped_taken"] ?? "?") taken)")
     }
 }
+
+extension FleetBrokerTests {
+    @Test("two collectors for two partitions of the boards (ACL), one away with a short broker queue: no board drops what its collector did not write, and none sends again while only the other partition's collector is online",
+          .timeLimit(.minutes(4)))
+    func partitionedCollectors() throws {
+        let acl = """
+        user colA
+        topic read fleet/b1/#
+        topic write fleet/_ack/#
+        topic write fleet/_collector/#
+        user colB
+        topic read fleet/b2/#
+        topic write fleet/_ack/#
+        topic write fleet/_collector/#
+        pattern write fleet/%u/#
+        pattern read fleet/_ack/%u/#
+        pattern read fleet/_collector/+/status
+
+        """
+        let broker = try MosquittoBroker(boards: ["colA", "colB"], settings: ["max_queued_messages": "20"], acl: acl)
+        func partition(_ user: String, name: String) throws -> MotionBatchProcess {
+            let c = try MotionBatchProcess(["collect", broker.url(user), "--output-dir", "collected-\(user)", "--password-file", try broker.passwordFile(user),
+                                            "--client-id", user, "--duration", "240", "--reconnect-max", "2"], in: dir, name: name)
+            waitUntil(seconds: 10) { c.stderr.contains("connected") }
+            usleep(300_000)
+            return c
+        }
+        let a = try partition("colA", name: "colA-1")
+        let b = try partition("colB", name: "colB")
+        let short = try syntheticWalk(seconds: 3, in: dir, name: "walk3.csv")
+        var runs: [String: [MotionBatchProcess]] = [:]
+        // Both collectors online: each board is written by its own, which acknowledges it.
+        for id in ["b1", "b2"] {
+            let p = try board(broker, user: id, id: id, file: short, name: "\(id)-1")
+            #expect(p.wait(seconds: 30) == 0, "\(p.stderr)")
+            #expect(!p.stderr.contains("stay in the outbox"), "\(p.stderr.suffix(300))")
+            runs[id, default: []].append(p)
+        }
+        // b1's collector goes away; b2's stays. b1 sends more than the broker queues for colA.
+        a.signal(SIGTERM)
+        #expect(a.wait(seconds: 10) == 0, "\(a.stderr)")
+        let walk = try syntheticWalk(seconds: 20, in: dir, name: "walk20.csv")
+        for i in 2...3 {
+            let p = try board(broker, user: "b1", id: "b1", file: walk, name: "b1-\(i)")
+            #expect(p.wait(seconds: 60) == 0, "\(p.stderr)")
+            #expect(p.stderr.contains("stay in the outbox"), "its collector is away: \(p.stderr.suffix(300))")
+            #expect(!p.stderr.contains("sending again"), "colB (the other partition) is online, colA is not: nothing sent again: \(p.stderr.suffix(400))")
+            runs["b1", default: []].append(p)
+        }
+        let p = try board(broker, user: "b2", id: "b2", file: walk, name: "b2-2")
+        #expect(p.wait(seconds: 60) == 0, "\(p.stderr)")
+        runs["b2", default: []].append(p)
+        // colA returns (what the broker queued for it is at most 20): b1 sends the rest again.
+        let a2 = try partition("colA", name: "colA-2")
+        let back = try board(broker, user: "b1", id: "b1", file: try syntheticWalk(seconds: 6, in: dir, name: "walk6.csv"), pace: "realtime", name: "b1-4")
+        #expect(back.wait(seconds: 60) == 0, "\(back.stderr)")
+        #expect(back.stderr.contains("sending again"), "\(back.stderr.suffix(400))")
+        runs["b1", default: []].append(back)
+        usleep(1_000_000)
+        for c in [a2, b] {
+            c.signal(SIGTERM)
+            #expect(c.wait(seconds: 20) == 0, "\(c.stderr)")
+        }
+        let log = (try? String(contentsOf: broker.dir.appendingPathComponent("broker.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("Outgoing messages are being dropped"), "the broker's queue for colA overflowed")
+        for (id, user, other) in [("b1", "colA", "colB"), ("b2", "colB", "colA")] {
+            for r in runs[id] ?? [] { try expectExactlyOnce(board: id, own: ndjsonObjects(r.stdout), root: "collected-\(user)") }
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("collected-\(other)/\(id)").path), "\(id) is \(user)'s only")
+            let outbox = try OutboxJournal.parse(Array(try Data(contentsOf: dir.appendingPathComponent("\(id).outbox"))), file: id)
+            #expect(outbox.entries.isEmpty, "\(id)'s outbox is empty: everything its collector wrote, nothing it did not")
+        }
+    }
+}

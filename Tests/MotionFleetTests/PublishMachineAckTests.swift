@@ -197,4 +197,34 @@ struct PublishMachineAckTests {
         l.feed(.wake(now: 100 * Self.second))
         #expect(l.logs.contains { if case .repeated(what: "compacted", _, _) = $0 { true } else { false } }, "then a count")
     }
+
+    @Test("presence: once a collector acknowledged the board, only its presence counts: another partition's collector online does not make the board send again what the broker holds for its own")
+    func ownCollectorPresence() {
+        var l = Self.link()
+        l.feed(.wake(now: 0))
+        l.feed(.connected(now: 0))
+        Self.send(&l, 1...2)
+        l.feed(.wake(now: Self.second))
+        Self.brokerTakes(&l)
+        l.feed(Self.ack(1, collector: "a"))
+        #expect(l.machine.ackingCollectors == ["a"] && l.machine.backlog == 1)
+        l.published.removeAll()
+        l.feed(.collectorPresence(collector: "b", online: true))
+        #expect(!l.machine.collectorOnline, "b collects other boards")
+        for t in [4, 70, 140] { l.feed(.wake(now: Int64(t) * Self.second)) }
+        #expect(l.published.isEmpty && !l.logs.contains { if case .resending = $0 { true } else { false } }, "nothing sent again while a is away: \(l.logs.suffix(2))")
+        l.feed(.collectorPresence(collector: "a", online: true))
+        #expect(l.machine.collectorOnline && l.logs.contains(.collectorOnline(collector: "a", unacknowledged: 1)))
+        l.feed(.wake(now: 143 * Self.second))
+        #expect(Self.seqs(l.published) == [2], "its own collector back: what it did not acknowledge goes again")
+        l.feed(.collectorPresence(collector: "a", online: false))
+        #expect(l.logs.contains(.collectorOffline(collector: "a")))
+
+        // A board no collector acknowledged yet counts any collector.
+        var fresh = Self.link()
+        fresh.feed(.wake(now: 0))
+        fresh.feed(.connected(now: 0))
+        fresh.feed(.collectorPresence(collector: "b", online: true))
+        #expect(fresh.machine.collectorOnline)
+    }
 }
