@@ -226,5 +226,22 @@ struct PublishMachineAckTests {
         fresh.feed(.connected(now: 0))
         fresh.feed(.collectorPresence(collector: "b", online: true))
         #expect(fresh.machine.collectorOnline)
+
+        // The board's old collector is retired (its retained acknowledgement stays), a new one is
+        // online: once it acknowledges the board, what the broker holds goes again after the grace.
+        var moved = Self.link()
+        moved.feed(.wake(now: 0))
+        moved.feed(.connected(now: 0))
+        Self.send(&moved, 1...3)
+        moved.feed(.wake(now: Self.second))
+        Self.brokerTakes(&moved)
+        moved.feed(Self.ack(0, collector: "old"))
+        moved.feed(.collectorPresence(collector: "new", online: true))
+        #expect(!moved.machine.collectorOnline)
+        moved.published.removeAll()
+        moved.feed(Self.ack(1, collector: "new"))
+        #expect(moved.machine.collectorOnline && moved.logs.contains(.collectorOnline(collector: "new", unacknowledged: 2)))
+        moved.feed(.wake(now: 4 * Self.second))
+        #expect(Self.seqs(moved.published) == [2, 3], "sent again after the grace, not after a 60-s stall")
     }
 }

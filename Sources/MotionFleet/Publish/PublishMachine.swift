@@ -293,13 +293,9 @@ public struct PublishMachine: Sendable {
             if connection == .up { publish(into: &out) }
         case .collectorAck(let ack):
             guard settings.ack == .collector else { break }
-            if !ackingCollectors.contains(ack.collector) {
-                // A collector of this board: from now on only its kind's presence counts. It may
-                // say that the board's collectors are away (another partition's is online).
-                let wasOnline = collectorOnline
-                ackingCollectors.insert(ack.collector)
-                if wasOnline, !collectorOnline { resendAt = nil }
-            }
+            // A collector of this board: from now on only the presence of its collectors counts.
+            let wasOnline = collectorOnline
+            ackingCollectors.insert(ack.collector)
             for s in ack.sessions {
                 // Any collector's positions: each says what that collector wrote.
                 guard var a = ackedThrough[s.session] else { ackedThrough[s.session] = s; continue }
@@ -325,6 +321,15 @@ public struct PublishMachine: Sendable {
             // Progress is the oldest message acknowledged: acknowledgements of later ones while
             // it waits (a gap the collector does not write past) do not put off its resending.
             if removed > 0, head != oldHead { lastAckProgress = lastWake }
+            // The board's collectors may be away now (another partition's is online), or online
+            // (a new collector of a board whose old one is retired).
+            if wasOnline, !collectorOnline {
+                resendAt = nil
+            } else if !wasOnline, collectorOnline {
+                resendAt = lastWake.saturatingAdding(settings.resendGraceNanoseconds)
+                resendCandidates = atBroker
+                out.append(.log(.collectorOnline(collector: ack.collector, unacknowledged: backlog)))
+            }
             if connection == .up { publish(into: &out) }
         case .makeRoom(let bytes):
             enforceLimit(room: bytes, into: &out)
