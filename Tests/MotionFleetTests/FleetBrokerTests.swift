@@ -36,9 +36,9 @@ struct FleetBrokerTests {
                                + (broker.tls ? ["--ca-file", broker.caFile] : []) + extra, in: dir, name: name ?? id)
     }
 
-    /// What the collector wrote for `board`: session id -> objects, in file order.
-    func collected(_ board: String) throws -> [String: [[String: Any]]] {
-        let bdir = dir.appendingPathComponent("collected/\(board)")
+    /// What the collector wrote (into `root`) for `board`: session id -> objects, in file order.
+    func collected(_ board: String, root: String = "collected") throws -> [String: [[String: Any]]] {
+        let bdir = dir.appendingPathComponent("\(root)/\(board)")
         var out: [String: [[String: Any]]] = [:]
         for f in try FileManager.default.contentsOfDirectory(atPath: bdir.path) where f.hasSuffix(".ndjson") {
             // The collector's receipts of samples messages (their rows are in the recording) apart.
@@ -48,9 +48,9 @@ struct FleetBrokerTests {
     }
 
     /// Checks that the collector holds exactly the board's own NDJSON lines, once each, in order.
-    func expectExactlyOnce(board: String, own: [[String: Any]], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectExactlyOnce(board: String, own: [[String: Any]], root: String = "collected", sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard let session = own.first?["session"] as? String else { Issue.record("the board printed nothing", sourceLocation: sourceLocation); return }
-        let got = try collected(board)[session] ?? []
+        let got = try collected(board, root: root)[session] ?? []
         let ownSeqs = own.compactMap { $0["seq"] as? Int }
         let gotSeqs = got.compactMap { $0["seq"] as? Int }
         #expect(gotSeqs == ownSeqs, "collected \(gotSeqs.count) of \(ownSeqs.count) messages of \(board)", sourceLocation: sourceLocation)

@@ -253,6 +253,10 @@ enum CaptureCommand {
         let publishing = try PublishOptions.configuration(args, session: plan.session, latencySeconds: latencySeconds) { _ in
             outputDir.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + "fleet.outbox" } ?? output.map { $0 + ".outbox" }
         }
+        if let p = publishing, let warning = PublishOptions.diskWarning(outboxPath: p.outboxPath, outboxMax: p.settings.outboxMaxBytes,
+                                                                         recordingsDir: outputDir, maxDisk: plan.retention.maxDiskBytes) {
+            io.err(warning)
+        }
         // SIGUSR1/SIGUSR2 pause and resume; installed early so that none arriving during discovery is lost.
         do { try IIOCapture.installSignalHandlers(pauseSignals: true) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         let context = try ContextOptions.open(args)

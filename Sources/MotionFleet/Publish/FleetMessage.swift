@@ -20,6 +20,8 @@ public struct FleetMessage: Sendable, Equatable {
         case summary
         /// The board's state (retained; never journaled: only the latest counts).
         case status
+        /// What the outbox limit dropped of a session (``FleetDrops``; journaled, never dropped).
+        case drops
     }
 
     /// The board's states in `status` messages.
@@ -54,13 +56,15 @@ public struct FleetMessage: Sendable, Equatable {
         return FleetMessage(kind: kind, payload: JSONValue.object(head + members.filter { $0.0 != "schema" }).serialized())
     }
 
-    /// A `status` message: the state, the messages the outbox limit dropped, and (when known)
-    /// what the board sent in the session so far (per kind) and its last sequence number, so that
-    /// a collector can tell what it is missing.
-    public static func status(_ state: State, board: String, session: String, dropped: Int = 0,
+    /// A `status` message: the state, the session's messages the outbox limit dropped (apart:
+    /// those the broker had not taken, `outbox_dropped`, and those it had, `outbox_dropped_taken`),
+    /// and (when known) what the board sent in the session so far (per kind) and its last sequence
+    /// number, so that a collector can tell what it is missing.
+    public static func status(_ state: State, board: String, session: String, dropped: Int = 0, droppedTaken: Int = 0,
                               sent: [Kind: Int]? = nil, lastSequence: Int? = nil) -> FleetMessage {
         var members: [(String, JSONValue)] = [("type", .string("status")), ("session", .string(session)),
-                                              ("state", .string(state.rawValue)), ("outbox_dropped", .number(dropped))]
+                                              ("state", .string(state.rawValue)), ("outbox_dropped", .number(dropped)),
+                                              ("outbox_dropped_taken", .number(droppedTaken))]
         if let sent { members.append(("sent", sentObject(sent))) }
         if let lastSequence { members.append(("last_seq", .number(lastSequence))) }
         return wrap(.status, board: board, .object(members))
