@@ -11,8 +11,9 @@ extension FuzzTargets {
     /// OUT`), /dev/null comes after the words: a word is one more IN, never the output.
     ///
     /// Words that could make a command write a file (a `/`, `--html`, `--stats-json`, `-o`,
-    /// `--generate-manual`, ...) are
-    /// dropped, so the fuzzer never writes outside the command's own output (/dev/null).
+    /// `--generate-manual`, ...) or read one outside the fixture (`.`, `..`: folders of
+    /// recordings) are dropped, so the fuzzer never writes outside the command's own output
+    /// (/dev/null) nor depends on what the machine holds.
     @Sendable public static func optionParser(_ data: [UInt8]) {
         guard let selector = data.first else { return }
         let fixture = FuzzFixture.walkingRecordingPath
@@ -24,7 +25,9 @@ extension FuzzTargets {
         let blocked = ["--html", "--stats-json", "--summary-json", "--status-file", "-o", "--output", "--overwrite", "--measured", "--per-sample", "--batched", "--publish", "--outbox", "--generate-manual"]
         for w in data.dropFirst().split(separator: 0, omittingEmptySubsequences: false).prefix(12) {
             let word = String(decoding: w.prefix(80), as: UTF8.self)
-            guard !word.contains("/"), !blocked.contains(where: { word.hasPrefix($0) }) else { continue }
+            // No path: not '/', and not '.' or '..' (the working folder and its parent are folders
+            // of recordings to the commands, which would read whatever lies there).
+            guard !word.contains("/"), word != ".", word != "..", !blocked.contains(where: { word.hasPrefix($0) }) else { continue }
             words.append(word)
         }
         if words.first == "convert" { words.append("/dev/null") }
