@@ -30,7 +30,7 @@ fi
 for d in 0 1 2 3; do
   out=.build/bench/jobs-large/day$d.cwa
   [ -f "$out" ] && continue
-  { head -c 1024 "$DEV/week.cwa"; tail -c +$((1024 + d * 72000 * 512 + 1)) "$DEV/week.cwa" | head -c $((72000 * 512)); } >"$out.tmp"
+  { dd if="$DEV/week.cwa" bs=512 count=2 status=none; dd if="$DEV/week.cwa" bs=512 skip=$((2 + d * 72000)) count=72000 status=none; } >"$out.tmp"
   mv "$out.tmp" "$out"
 done
 
