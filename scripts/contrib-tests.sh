@@ -228,24 +228,26 @@ if want man-and-completion; then
     done
     [ "$(ls "$TMP"/man/man1/*.1 | wc -l)" -ge 14 ] || fail "fewer man pages than commands: $(ls "$TMP"/man/man1 | tr '\n' ' ')"
     "$BIN" --generate-completion-script bash >"$TMP/completion.bash"
+    # (grep without -q below: under pipefail, grep -q's early exit would kill the writer with
+    # SIGPIPE when the match is not its last line, and the check would fail at random.)
     complete_words() { # WORDS...: what the bash completion offers for the last word
         bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _motionbatch; printf "%s\n" "${COMPREPLY[@]}"' _ "$TMP/completion.bash" "$@"
     }
     [ "$(complete_words motionbatch wa)" = wakes ] || fail "bash completion of 'motionbatch wa': $(complete_words motionbatch wa | tr '\n' ' ')"
-    complete_words motionbatch eval st | grep -qx steps || fail "bash completion of 'motionbatch eval st' lacks steps"
-    complete_words motionbatch wakes --bo | grep -qx -- --board || fail "bash completion of 'wakes --bo' lacks --board"
-    complete_words motionbatch wakes --board rpi | grep -qx rpi-zero-2w || fail "bash completion of '--board rpi' lacks rpi-zero-2w"
-    complete_words motionbatch capture -- | grep -qx -- --version || fail "bash completion of 'capture --' lacks --version"
-    complete_words motionbatch wakes --board rpi | grep -q -- '--' && fail "bash completion offers options as a board name"
+    complete_words motionbatch eval st | grep -x steps >/dev/null || fail "bash completion of 'motionbatch eval st' lacks steps"
+    complete_words motionbatch wakes --bo | grep -x -- --board >/dev/null || fail "bash completion of 'wakes --bo' lacks --board"
+    complete_words motionbatch wakes --board rpi | grep -x rpi-zero-2w >/dev/null || fail "bash completion of '--board rpi' lacks rpi-zero-2w"
+    complete_words motionbatch capture -- | grep -x -- --version >/dev/null || fail "bash completion of 'capture --' lacks --version"
+    complete_words motionbatch wakes --board rpi | grep -- '--' >/dev/null && fail "bash completion offers options as a board name"
     for sh in zsh fish; do
         "$BIN" --generate-completion-script "$sh" >"$TMP/completion.$sh" || fail "--generate-completion-script $sh failed"
         if command -v "$sh" >/dev/null; then "$sh" -n "$TMP/completion.$sh" 2>"$TMP/$sh.err" || fail "$sh -n: $(head -2 "$TMP/$sh.err" | tr '\n' ' ')"; fi
     done
     if command -v fish >/dev/null; then
         fish_complete() { fish -c "source $TMP/completion.fish; complete -C '$1'" 2>&1 | cut -f1; }
-        fish_complete "motionbatch wa" | grep -qx wakes || fail "fish completion of 'motionbatch wa' lacks wakes"
-        fish_complete "motionbatch eval st" | grep -qx steps || fail "fish completion of 'motionbatch eval st' lacks steps"
-        fish_complete "motionbatch wakes --bo" | grep -qx -- --board || fail "fish completion of 'wakes --bo' lacks --board"
+        fish_complete "motionbatch wa" | grep -x wakes >/dev/null || fail "fish completion of 'motionbatch wa' lacks wakes"
+        fish_complete "motionbatch eval st" | grep -x steps >/dev/null || fail "fish completion of 'motionbatch eval st' lacks steps"
+        fish_complete "motionbatch wakes --bo" | grep -x -- --board >/dev/null || fail "fish completion of 'wakes --bo' lacks --board"
     fi
     finish "man-and-completion"
 fi

@@ -148,15 +148,18 @@ public enum ArgumentParser {
                 result.flags.insert(option.name)
             }
         }
-        // Assign positionals.
+        // Assign positionals. A repeated one takes all but what the required ones after it need
+        // (`IN... OUT`, as cp(1) takes them).
         var k = 0
-        for arg in command.arguments {
+        for (index, arg) in command.arguments.enumerated() {
             if arg.isRepeated {
-                result.positionals[arg.name] = Array(loose[k...])
-                if loose.count == k && !arg.isOptional {
+                let after = command.arguments[(index + 1)...].filter { !$0.isOptional }.count
+                let end = min(loose.count, max(k + (arg.isOptional ? 0 : 1), loose.count - after))
+                result.positionals[arg.name] = Array(loose[k..<end])
+                if end == k && !arg.isOptional {
                     throw .usage("Missing expected argument '\(arg.name)...'.")
                 }
-                k = loose.count
+                k = end
             } else if k < loose.count {
                 result.positionals[arg.name] = [loose[k]]
                 k += 1

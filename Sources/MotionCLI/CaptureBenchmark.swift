@@ -115,6 +115,7 @@ enum CaptureBenchmark {
     /// The results as `--json` prints them.
     static func json(_ results: [Result], recording: Bool = true) -> JSONValue {
         .object([
+            ("schema", .number(1)),
             ("path", .string("whole")),
             ("recording", .bool(recording)),
             ("shim_loaded", .bool(AllocationCounter.isLoaded)),

@@ -5,8 +5,8 @@ import Dispatch
 import MotionCore
 import MotionSystem
 
-/// How the commands that take several recordings (`replay`, `steps`, `activity`, `epochs`) process
-/// them: each file reported on its own, a file that fails reported on stderr (`Error: FILE:LINE:
+/// How the commands that take several recordings (`replay`, `steps`, `activity`, `epochs`,
+/// `convert`) process them: each file reported on its own, a file that fails reported on stderr (`Error: FILE:LINE:
 /// ...`) without stopping the others, and at the end exit 1 when any failed. A usage error stops
 /// at once; with one file its error is the command's.
 ///
@@ -17,7 +17,7 @@ import MotionSystem
 /// `--shard I/N` keeps the inputs whose index in byte-sorted path order is I modulo N (for a
 /// cluster's job array: docs/research.md). `--jobs N` analyses N files at once, each on its own
 /// thread reading with one thread; the results are printed in the input order whatever finishes
-/// first, each file's output whole.
+/// first, each file's output whole (`convert` takes `--shard`, not `--jobs`).
 enum EachFile {
     /// How folder arguments are expanded and inputs selected.
     struct Folders {
@@ -45,22 +45,25 @@ enum EachFile {
             count = n
         }
 
-        /// The inputs of this shard, in their given order.
-        func select(_ files: [String]) -> [String] {
-            let sorted = files.indices.sorted { Array(files[$0].utf8).lexicographicallyPrecedes(Array(files[$1].utf8)) }
-            var keep = [Bool](repeating: false, count: files.count)
+        /// The positions in `paths` of this shard's inputs, in their given order.
+        func indices(_ paths: [String]) -> [Int] {
+            let sorted = paths.indices.sorted { Array(paths[$0].utf8).lexicographicallyPrecedes(Array(paths[$1].utf8)) }
+            var keep = [Bool](repeating: false, count: paths.count)
             for (rank, i) in sorted.enumerated() where rank % count == index { keep[i] = true }
-            return files.indices.filter { keep[$0] }.map { files[$0] }
+            return paths.indices.filter { keep[$0] }
         }
     }
 
     /// `--recursive`, for a command's spec.
     static let recursiveOption = OptionSpec.flag("recursive", help: "In a folder that is not an app's export, also read the recordings in its sub-folders.")
 
+    /// `--shard`, for a command's spec.
+    static let shardOption = OptionSpec.option("shard", value: "I/N", help: "Process only the inputs whose index in byte-sorted path order is I modulo N (0-based), e.g. one task of a cluster's job array.")
+
     /// `--jobs` and `--shard`, for a command's spec.
     static let parallelOptions: [OptionSpec] = [
         .option("jobs", short: "j", value: "N", help: "Analyse N files at once, each read with one thread (default: the number of processors; results in the input order)."),
-        .option("shard", value: "I/N", help: "Process only the inputs whose index in byte-sorted path order is I modulo N (0-based), e.g. one task of a cluster's job array."),
+        shardOption,
     ]
 
     /// The folder, shard and jobs options of `args` (with the input options' forced dialect).
@@ -77,14 +80,37 @@ enum EachFile {
         return f
     }
 
+    /// One recording a command is given: its path, and the argument that named it (a file, an
+    /// export, or the folder it was found in).
+    struct Input: Equatable {
+        /// The recording's path (for a folder's recording: the folder's path, `/`, the names below it).
+        var path: String
+        /// The argument it came from.
+        var argument: String
+        /// Its path below the folder argument (`walk.csv`, `day1/walk.csv` with `--recursive`); nil
+        /// when the argument is the recording itself.
+        var relative: String?
+    }
+
+    /// Whether `argument` is a folder of recordings (a folder that is not an app's export), which
+    /// ``expand(_:folders:io:)`` replaces by the recordings inside it.
+    static func isFolderOfRecordings(_ argument: String) -> Bool {
+        argument != "-" && Directory.isDirectory(argument) && !RecordingFolder.isExport(argument)
+    }
+
     /// `arguments` with every folder that is not an export replaced by the recordings inside it
     /// (a folder without any stays, for the reader to say what it holds); the entries skipped
     /// are listed on stderr, one line per folder.
     static func expand(_ arguments: [String], folders: Folders, io: CommandIO) throws -> [String] {
-        var out: [String] = []
+        try inputs(arguments, folders: folders, io: io).map(\.path)
+    }
+
+    /// ``expand(_:folders:io:)`` with where each recording came from.
+    static func inputs(_ arguments: [String], folders: Folders, io: CommandIO) throws -> [Input] {
+        var out: [Input] = []
         for argument in arguments {
-            guard argument != "-", Directory.isDirectory(argument), !RecordingFolder.isExport(argument) else {
-                out.append(argument)
+            guard isFolderOfRecordings(argument) else {
+                out.append(Input(path: argument, argument: argument))
                 continue
             }
             let listing: RecordingFolder.Listing
@@ -95,21 +121,30 @@ enum EachFile {
                 let shown = listing.skipped.prefix(20).map { DiagnosticText.escaped($0.utf8, limit: 120) }.joined(separator: ", ")
                 io.err("\(DiagnosticText.escaped(argument.utf8, limit: 120)): skipped \(listing.skipped.count) \(listing.skipped.count == 1 ? "entry" : "entries"): \(shown)\(listing.skipped.count > 20 ? ", ..." : "")")
             }
-            out += listing.recordings.isEmpty ? [argument] : listing.recordings
+            // The listing's paths are the folder's (without a trailing `/`), `/`, and the names below it.
+            let folder = argument.hasSuffix("/") && argument.count > 1 ? String(argument.dropLast()) : argument
+            out += listing.recordings.isEmpty ? [Input(path: argument, argument: argument)] : listing.recordings.map { path in
+                Input(path: path, argument: argument, relative: path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : nil)
+            }
         }
         return out
     }
 
-    /// The inputs to process: folders expanded, then the shard's part.
+    /// The inputs to process: folders expanded, then the shard's part (``Shard/select(_:)``).
     /// - Throws: ``CLIError/usage(_:)`` for `-` with `--shard` or `-` given more than once.
-    static func inputs(_ arguments: [String], folders: Folders, io: CommandIO) throws -> [String] {
+    static func selectedInputs(_ arguments: [String], folders: Folders, io: CommandIO) throws -> [Input] {
         guard arguments.filter({ $0 == "-" }).count <= 1 else {
             throw CLIError.usage("'-' (standard input) can be read only once.")
         }
-        let files = try expand(arguments, folders: folders, io: io)
-        guard let shard = folders.shard else { return files }
-        if files.contains("-") { throw CLIError.usage("'--shard' selects inputs by path: '-' (standard input) cannot be sharded.") }
-        return shard.select(files)
+        let all = try inputs(arguments, folders: folders, io: io)
+        guard let shard = folders.shard else { return all }
+        if all.contains(where: { $0.path == "-" }) { throw CLIError.usage("'--shard' selects inputs by path: '-' (standard input) cannot be sharded.") }
+        return shard.indices(all.map(\.path)).map { all[$0] }
+    }
+
+    /// ``selectedInputs(_:folders:io:)``'s paths.
+    static func selected(_ arguments: [String], folders: Folders, io: CommandIO) throws -> [String] {
+        try selectedInputs(arguments, folders: folders, io: io).map(\.path)
     }
 
     /// The jobs to run `count` files with: `--jobs`, else the online processors; never more than the files.
@@ -134,7 +169,7 @@ enum EachFile {
     /// ``singleThreadedReads(_:files:)``.
     static func run(_ arguments: [String], io: CommandIO, folders: Folders = Folders(), input: InputOptions = .none,
                     _ body: (String, CommandIO, InputOptions) throws -> Void) throws {
-        let files = try inputs(arguments, folders: folders, io: io)
+        let files = try selected(arguments, folders: folders, io: io)
         if files.isEmpty, folders.shard != nil { return }
         var input = input
         if singleThreadedReads(folders, files: files.count) { input.readThreads = 1 }
@@ -162,12 +197,23 @@ enum EachFile {
                 defer { pool.cancel() }
                 for i in files.indices {
                     let result = pool.result(i)
-                    for chunk in result.output {
-                        switch chunk {
-                        case .out(let s): io.writeOut(s)
-                        case .err(let s): io.writeErr(s)
-                        }
+                    // Consecutive writes to one stream in one piece: a file's results reach
+                    // stdout whole (an interrupt leaves no half of them).
+                    var pending = "", pendingIsOut = true
+                    func flush() {
+                        guard !pending.isEmpty else { return }
+                        if pendingIsOut { io.writeOut(pending) } else { io.writeErr(pending) }
+                        pending = ""
                     }
+                    for chunk in result.output {
+                        let (text, isOut): (String, Bool) = switch chunk {
+                        case .out(let s): (s, true)
+                        case .err(let s): (s, false)
+                        }
+                        if isOut != pendingIsOut { flush(); pendingIsOut = isOut }
+                        pending += text
+                    }
+                    flush()
                     try settle(files[i], result.error)
                 }
             }
@@ -175,6 +221,17 @@ enum EachFile {
         if !failed.isEmpty {
             throw CLIError.failure("\(failed.count) of \(files.count) files failed: \(failed.map { DiagnosticText.escaped($0.utf8, limit: 80) }.joined(separator: ", "))")
         }
+    }
+
+    /// Runs `body` for every recording of `files` (already expanded and selected:
+    /// ``selectedInputs(_:folders:io:)``), each in turn; a failure is reported and the others
+    /// still run (`convert`, which writes a file per input).
+    /// - Throws: ``CLIError/usage(_:)`` when `body` finds a usage error;
+    ///   ``CLIError/failure(_:exitCode:)`` naming how many files failed, after all were tried.
+    static func run(expanded files: [String], io: CommandIO, _ body: (String) throws -> Void) throws {
+        var folders = Folders()
+        folders.jobs = 1
+        try run(files, io: io, folders: folders) { file, _, _ in try body(file) }
     }
 }
 

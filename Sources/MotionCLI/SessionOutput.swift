@@ -3,7 +3,8 @@ import MotionSession
 
 /// What `capture` prints while a session runs: per batch an NDJSON line on stdout (`--ndjson`)
 /// and the live view on a terminal's stderr; per event a log line on stderr (``ServiceLog``) and
-/// an NDJSON line; at the end the summary as an NDJSON line (`"type": "summary"`).
+/// an NDJSON line; at the end the summary as an NDJSON line (`"type": "summary"`). Every line
+/// starts with `"schema": N` (docs/schemas/capture-ndjson.schema.json).
 struct SessionOutput: SessionObserver {
     var io: CommandIO
     let log: ServiceLog
@@ -39,7 +40,9 @@ struct SessionOutput: SessionObserver {
         if live != nil { io.writeErr(live!.clear()) }
         if ndjson {
             guard case .object(let members) = summary.json else { return }
-            io.out(JSONValue.object([("type", .string("summary")), ("seq", .number(sequence))] + members).serialized())
+            // The summary's own `schema` first, as on every line.
+            io.out(JSONValue.object([("schema", .number(SessionSummary.schemaVersion)), ("type", .string("summary")), ("seq", .number(sequence))]
+                                    + members.filter { $0.0 != "schema" }).serialized())
         }
     }
 }

@@ -27,11 +27,11 @@ extension FuzzTargets {
         }
         guard case .success(let m) = received else { return }
         let file = FleetNDJSON.parse(Array((m.payload + "\n").utf8), file: "f", board: "b1")
-        // A samples line (the collector's receipt form) is read apart from the messages.
-        FuzzInvariant.check(file.skipped.isEmpty && file.messages.count + file.samples.count == 1 && file.tornBytes == 0,
+        // A samples line (the collector's receipt form) and a drops declaration are read apart from the messages.
+        FuzzInvariant.check(file.skipped.isEmpty && file.messages.count + file.samples.count + file.drops.count == 1 && file.tornBytes == 0,
                             "the collector wrote a line the reader refuses: \(file.skipped.first?.problem ?? "")")
         if m.kind == .samples { _ = try? FleetSamples.decode(m.payload, name: "fuzz") }
-        let row = FleetReport.board("b1", sessions: Array(repeating: ("s", file), count: 3), statusLast: (m.session, m.sequence))
+        let row = FleetReport.board("b1", sessions: Array(repeating: ("s", file), count: 3), statuses: [m.session: FleetReport.SessionStatus(lastSequence: m.sequence)])
         let figures = [row.schedulerWakeupsPerHour, row.deviceWakeupsPerHour, row.batteryLifeHours].compactMap { $0 } + row.activitySeconds.map { $0.1 }
         FuzzInvariant.check(figures.allSatisfy(\.isFinite), "non-finite figure in a report row: \(figures)")
         FuzzInvariant.check(row.missing >= 0 && row.messages == 3 * file.messages.count, "report row counts: \(row.missing) missing, \(row.messages) messages")

@@ -28,6 +28,11 @@ public final class MQTTClient {
         /// boards raises it, so that the broker does not queue (and, past its
         /// `max_queued_messages`, drop) while it writes a pass.
         public var receiveMaximum: Int?
+        /// The largest packet this client takes (MQTT v5 Maximum Packet Size, sent in the CONNECT
+        /// of ``connectKeepingSession(host:port:keepaliveSeconds:sessionExpirySeconds:)``; nil: no
+        /// limit). The broker then never sends a larger one: it drops that message for this
+        /// client (Mosquitto, silently) instead of making the client read it into memory.
+        public var maximumPacketSize: Int?
         /// Creates options.
         public init(clientID: String) { self.clientID = clientID }
     }
@@ -52,6 +57,7 @@ public final class MQTTClient {
     private var events: [Event] = []
     private var disconnecting = false
     private let tls: Bool
+    private let maximumPacketSize: Int?
 
     private static let initialized: Int32 = mosquitto_lib_init()
 
@@ -64,6 +70,7 @@ public final class MQTTClient {
         }
         handle = h
         tls = options.caFile != nil
+        maximumPacketSize = options.maximumPacketSize
         mosquitto_user_data_set(h, Unmanaged.passUnretained(self).toOpaque())
         try check(mosquitto_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "mosquitto_int_option(PROTOCOL_VERSION)")
         if let r = options.receiveMaximum {
@@ -127,14 +134,18 @@ public final class MQTTClient {
 
     /// Connects and waits for the TCP (and TLS) connection (`mosquitto_connect_bind_v5`), asking
     /// the broker to keep the session (subscriptions and queued QoS 1 messages) for
-    /// `sessionExpirySeconds` after a disconnection: the collector's persistent session. The
-    /// CONNACK arrives in ``step(timeoutMilliseconds:)``.
+    /// `sessionExpirySeconds` after a disconnection: the collector's persistent session (and the
+    /// options' maximum packet size). The CONNACK arrives in ``step(timeoutMilliseconds:)``.
     /// - Throws: ``MQTTError``.
     public func connectKeepingSession(host: String, port: Int, keepaliveSeconds: Int, sessionExpirySeconds: UInt32) throws(MQTTError) {
         disconnecting = false
         var properties: OpaquePointer?
         defer { mosquitto_property_free_all(&properties) }
         try check(mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), sessionExpirySeconds), "mosquitto_property_add_int32")
+        if let m = maximumPacketSize {
+            try check(mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), UInt32(clamping: max(m, 1))),
+                      "mosquitto_property_add_int32(MAXIMUM_PACKET_SIZE)")
+        }
         try check(mosquitto_connect_bind_v5(handle, host, Int32(port), Int32(keepaliveSeconds), nil, properties), "mosquitto_connect_bind_v5(\(host):\(port))")
     }
 

@@ -62,6 +62,16 @@ public enum Directory {
         throw SystemError(e, call: "unlink", subject: path)
     }
 
+    /// Bytes an unprivileged process may still write on the file system holding `path`
+    /// (`statvfs(3)`: `f_bavail` × `f_frsize`, saturating).
+    /// - Throws: ``SystemError`` from `statvfs`.
+    public static func availableBytes(_ path: String) throws(SystemError) -> Int64 {
+        var st = statvfs()
+        guard statvfs(path, &st) == 0 else { throw SystemError.current("statvfs", subject: path) }
+        let b = UInt64(st.f_bavail).multipliedReportingOverflow(by: UInt64(st.f_frsize))
+        return b.overflow ? .max : Int64(clamping: b.partialValue)
+    }
+
     /// Whether `path` names anything (`access(2)`, `F_OK`).
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 

@@ -98,6 +98,29 @@ public final class FileDescriptor {
         if let failure { throw failure }
     }
 
+    /// Writes all of `bytes` at `offset` (`pwrite(2)`, retrying `EINTR` and partial writes),
+    /// without moving the file offset (a descriptor opened without `O_APPEND`).
+    public func write(_ bytes: [UInt8], at offset: Int64) throws(SystemError) {
+        var failure: SystemError?
+        bytes.withUnsafeBytes { buf in
+            guard var base = buf.baseAddress else { return }
+            var left = buf.count
+            var at = offset
+            while left > 0 {
+                let n = pwrite(rawValue, base, left, off_t(at))
+                if n < 0 {
+                    if Errno.current == .interrupted { continue }
+                    failure = SystemError.current("pwrite", subject: path)
+                    return
+                }
+                base += n
+                left -= n
+                at += Int64(n)
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Cuts the file to `size` bytes (`ftruncate(2)`), e.g. a torn final line after a power cut.
     public func truncate(to size: Int64) throws(SystemError) {
         while ftruncate(rawValue, off_t(size)) != 0 {

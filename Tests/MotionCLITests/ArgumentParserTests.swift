@@ -18,6 +18,12 @@ private let demo = CommandSpec(
             ],
             run: { _, _ in }
         ),
+        CommandSpec(
+            name: "copy",
+            abstract: "Copies things (IN... OUT, as cp).",
+            arguments: [ArgumentSpec("IN", help: "Inputs.", repeated: true), ArgumentSpec("OUT", help: "Output.")],
+            run: { _, _ in }
+        ),
         CommandSpec(name: "group", abstract: "A group.", subcommands: [
             CommandSpec(name: "leaf", abstract: "Leaf.", run: { _, _ in }),
         ]),
@@ -39,7 +45,18 @@ private func parse(_ words: [String]) throws(CLIError) -> ArgumentParser.Outcome
     #expect(args.flag("json"))
 }
 
+/// A repeated positional leaves the last words to the required ones after it (`convert IN... OUT`).
+@Test func aRepeatedArgumentLeavesTheLastToTheOnesAfterIt() throws {
+    for (words, ins, out) in [(["a", "b", "c"], ["a", "b"], "c"), (["a", "--", "-b"], ["a"], "-b"), (["a", "b"], ["a"], "b")] {
+        guard case .run(_, let args) = try parse(["copy"] + words) else { Issue.record("expected run"); return }
+        #expect(args.arguments("IN") == ins)
+        #expect(args.argument("OUT") == out)
+    }
+}
+
 @Test(arguments: [
+    (["copy"], "Missing expected argument 'IN...'."),
+    (["copy", "a"], "Missing expected argument 'OUT'."),
     (["run", "a", "--bach", "3"], "Unknown option '--bach'. Did you mean '--batch'?"),
     (["rnu"], "Unknown subcommand 'rnu' for 'tool'. Did you mean 'run'?"),
     (["run"], "Missing expected argument 'FILE...'."),

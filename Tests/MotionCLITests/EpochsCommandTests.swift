@@ -128,6 +128,11 @@ struct EpochsCommandTests {
         #expect(r.out.hasPrefix(paths[2] + ":"), "\(r.out)")
         let all = (0..<4).map { runCLI(["steps", "--shard", "\($0)/4", dir.path]).out.split(separator: "\n").count }
         #expect(all.reduce(0, +) == 5)
+        // convert takes --shard too: byte order a, b, "c,1", d, e; 1/2 keeps b and d.
+        let out = try TestPaths.makeScratchDirectory(prefix: "motionbatch-convert-shard").appendingPathComponent("out")
+        let c = runCLI(["convert", "--shard", "1/2", dir.path, out.path])
+        #expect(c.code == 0, "\(c.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["b.csv", "d.csv"])
         #expect(runCLI(["steps", "--shard", "4/4", dir.path]).code == 64)
         #expect(runCLI(["steps", "--shard", "0/4", "-"]).code == 64)
         #expect(runCLI(["steps", "--jobs", "0", dir.path]).code == 64)
@@ -204,5 +209,35 @@ struct EpochsCommandTests {
         #expect(w.err.contains("auto-calibration not applied"), "\(w.err)")
         let plain = runCLI(["epochs", "--json", walk])
         #expect(plain.out.contains("\"calibration\":null"))
+    }
+
+    /// Ctrl-C during `--jobs 2` ends every job, and stdout holds only whole files' rows: each file
+    /// that appears has exactly the rows a complete run gives it.
+    @Test func interruptLeavesOnlyWholeFiles() throws {
+        let dir = try TestPaths.makeScratchDirectory(prefix: "motionbatch-interrupt")
+        for i in 0..<60 {
+            try Self.walkingCSV(start: Double(i), seconds: 240).write(to: dir.appendingPathComponent(String(format: "w%02d.csv", i)), atomically: true, encoding: .utf8)
+        }
+        let complete = runCLI(["epochs", "--per", "minute", "--csv", "--jobs", "2", dir.path])
+        #expect(complete.code == 0)
+        var rowsOf: [String: [Substring]] = [:]
+        for line in complete.out.split(separator: "\n").dropFirst() { rowsOf[String(line.split(separator: ",")[0]), default: []].append(line) }
+        let logs = try TestPaths.makeScratchDirectory(prefix: "motionbatch-interrupt-logs")
+        let child = try TestProcess.spawn([TestProcess.motionbatch, "epochs", "--per", "minute", "--csv", "--jobs", "2", dir.path], logs: logs.path)
+        // Interrupt once some results are out.
+        let outFile = logs.appendingPathComponent("child.out").path
+        let deadline = Date().addingTimeInterval(60)
+        func printed() -> Int { (try? String(contentsOfFile: outFile, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
+        while child.isRunning && printed() < 8 && Date() < deadline { usleep(5_000) }
+        child.kill(SIGINT)
+        let r = child.wait()
+        #expect(r.signal == SIGINT, "status \(String(describing: r.status)), signal \(String(describing: r.signal))")
+        var seen: [String: [Substring]] = [:]
+        for line in r.out.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() where !line.isEmpty {
+            seen[String(line.split(separator: ",")[0]), default: []].append(line)
+        }
+        #expect(!seen.isEmpty && seen.count < rowsOf.count, "\(seen.count) of \(rowsOf.count) files printed")
+        for (file, rows) in seen { #expect(rows == rowsOf[file], "\(file): \(rows.count) of \(rowsOf[file]?.count ?? 0) rows") }
+        #expect(r.out.isEmpty || r.out.last == "\n")
     }
 }

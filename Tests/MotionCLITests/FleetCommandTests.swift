@@ -62,4 +62,19 @@ struct FleetCommandTests {
         let strict = runCLI(["collect", "report", dir.path, "--strict"])
         #expect(strict.code == 1 && strict.err.contains("--strict"), "\(strict.err)")
     }
+
+    @Test("capture --publish warns at start, in one line, when --outbox-max and --max-disk need more than their file system has")
+    func diskWarning() throws {
+        let dir = try TestPaths.makeScratchDirectory(prefix: "fleet-disk")
+        let base = ["capture", "-u", "xml:/nonexistent", "--output-dir", dir.appendingPathComponent("rec").path, "--rotate", "1h",
+                    "--publish", "mqtt://127.0.0.1:1/fleet", "--board-id", "b1"]
+        let big = runCLI(base + ["--max-disk", "900T"])
+        let warnings = big.err.split(separator: "\n").filter { $0.hasPrefix("publish: warning:") }
+        #expect(warnings.count == 1, "\(big.err)")
+        #expect(warnings.first.map { $0.contains("--outbox-max 64.0 MiB and --max-disk 921600.0 GiB need") && $0.contains("free") } == true, "\(big.err)")
+        let fits = runCLI(base + ["--max-disk", "1M", "--outbox-max", "4K"])
+        #expect(!fits.err.contains("publish: warning"), "\(fits.err)")
+        let outbox = runCLI(base + ["--outbox-max", "900T"])
+        #expect(outbox.err.contains("publish: warning: --outbox-max 921600.0 GiB needs"), "without --max-disk the outbox alone: \(outbox.err)")
+    }
 }

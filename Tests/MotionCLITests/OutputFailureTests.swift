@@ -7,14 +7,17 @@ import MotionTestSupport
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
 struct OutputFailureTests {
     static let walk = TestPaths.packageRoot.appendingPathComponent("Recordings/hapt-user01-walking.csv").path
+    /// Stands for a new empty folder (`collect report` of a folder nothing was collected into).
+    static let emptyFolder = "<empty folder>"
 
     @Test(arguments: [
         ["steps", walk], ["steps", walk, "--json"], ["activity", walk], ["replay", walk, "--json"],
         ["wakes", "--rates", "25", "--latencies", "1"], ["--help"], ["--version"], ["help", "steps"],
-        ["convert", walk, "-"],
+        ["convert", walk, "-"], ["collect", "report", emptyFolder], ["collect", "report", emptyFolder, "--json"],
     ])
     func writingToAFullDeviceFails(arguments: [String]) throws {
-        let quoted = ([TestProcess.motionbatch] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let folder = try TestPaths.makeScratchDirectory().path
+        let quoted = ([TestProcess.motionbatch] + arguments.map { $0 == Self.emptyFolder ? folder : $0 }).map { "'\($0)'" }.joined(separator: " ")
         let r = try TestProcess.run([quoted + " > /dev/full"], shell: true)
         #expect(r.status == 1, "\(arguments): status \(String(describing: r.status)), \(r.err)")
         #expect(r.err.contains("No space left on device"), "\(arguments): \(r.err)")

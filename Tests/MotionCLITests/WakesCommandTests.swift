@@ -158,3 +158,57 @@ func writeWalk(to url: URL) throws {
     let r = runCLI(["wakes", "/nonexistent/walk.csv", "--latencies", "1"])
     #expect(r.code == 1 && r.err.contains("/nonexistent/walk.csv"))
 }
+
+/// An empty recording fails with the plausibility rule's `empty-stream` message, as in every
+/// command, and with --allow-empty is a warning: the report is the model's alone (no replay).
+@Test func anEmptyRecordingFailsUnlessAllowed() throws {
+    let dir = try wakesTempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let lines = try String(contentsOfFile: TestPaths.packageRoot.appendingPathComponent("Recordings/hapt-user01-walking.csv").path, encoding: .utf8).split(separator: "\n")
+    let empty = dir.appendingPathComponent("empty.csv").path
+    try Data((lines.prefix { $0.hasPrefix("#") } + [lines.first { !$0.hasPrefix("#") }!]).joined(separator: "\n").appending("\n").utf8).write(to: URL(fileURLWithPath: empty))
+    let args = ["wakes", empty, "--rates", "25", "--latencies", "0,1", "--json"]
+    let failed = runCLI(args)
+    #expect(failed.code == 1)
+    #expect(failed.out.isEmpty)
+    #expect(failed.err.hasPrefix("Error: \(empty):19: the recording holds no samples: nothing to analyse (--allow-empty accepts an empty recording)"), "\(failed.err)")
+    let strict = runCLI(args + ["--allow-empty", "--strict"])
+    #expect(strict.code == 1 && strict.err.contains("nothing to analyse (--strict)"), "\(strict.err)")
+    let allowed = runCLI(args + ["--allow-empty"])
+    #expect(allowed.code == 0, "\(allowed.err)")
+    #expect(allowed.err.contains("\(empty):19: warning: the recording holds no samples"), "\(allowed.err)")
+    let o = try #require(try JSONSerialization.jsonObject(with: Data(allowed.out.utf8)) as? [String: Any])
+    #expect(o["replay"] == nil)
+    #expect((o["configurations"] as? [Any])?.count == 2, "\(o.keys.sorted())")
+}
+
+/// A folder of several recordings is a usage error naming the count (wakes replays one); a
+/// folder holding one recording replays it; an export folder is one recording.
+@Test func aFolderIsOneRecordingOrAUsageError() throws {
+    let dir = try wakesTempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    let several = dir.appendingPathComponent("several").path
+    try fm.createDirectory(atPath: several, withIntermediateDirectories: true)
+    try writeWalk(to: URL(fileURLWithPath: several + "/a.csv"))
+    try writeWalk(to: URL(fileURLWithPath: several + "/b.csv"))
+    let r = runCLI(["wakes", several, "--latencies", "1"])
+    #expect(r.code == 64, "\(r.err)")
+    #expect(r.err.hasPrefix("Error: wakes takes one recording: \(several) is a folder of 2 recordings (\(several)/a.csv, \(several)/b.csv); give one of them."), "\(r.err)")
+    #expect(!r.err.contains("holds no recording MotionBatch knows"))
+
+    let one = dir.appendingPathComponent("one").path
+    try fm.createDirectory(atPath: one, withIntermediateDirectories: true)
+    try writeWalk(to: URL(fileURLWithPath: one + "/a.csv"))
+    try Data("notes\n".utf8).write(to: URL(fileURLWithPath: one + "/notes.txt"))
+    let single = runCLI(["wakes", one, "--rates", "100", "--latencies", "0,1", "--json"])
+    #expect(single.code == 0, "\(single.err)")
+    #expect(single.err.contains("\(one): skipped 1 entry: notes.txt"), "\(single.err)")
+    let alone = runCLI(["wakes", one + "/a.csv", "--rates", "100", "--latencies", "0,1", "--json"])
+    #expect(single.out == alone.out)
+
+    let export = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/Dialects/walk/sensor-logger-ios").path
+    let e = runCLI(["wakes", export, "--latencies", "0,1", "--json"])
+    #expect(e.code == 0, "\(e.err)")
+    #expect(e.out.contains("\"replay\""))
+}

@@ -82,12 +82,12 @@ struct FleetReportTests {
             "\"type\":\"batch\",\"seq\":1,\"first_s\":10,\"end_s\":11",
             "\"type\":\"batch\",\"seq\":4,\"first_s\":11,\"end_s\":12,\"wakeups\":{\"scheduler\":7200,\"device\":100},\"wakeups_per_hour\":{\"scheduler\":2e7,\"device\":1e6}",
         ])
-        let row = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("s", 9))
+        let row = FleetReport.board("b1", sessions: [("s", file)], statuses: ["s": FleetReport.SessionStatus(lastSequence: 9)])
         #expect(row.missingBySession == [FleetReport.Missing(session: "s", gaps: [2...3], inGaps: 2, tail: 5)])
         #expect(row.missing == 7)
         #expect(row.schedulerWakeupsPerHour.map { $0 - 12_960_000 } == 0, "per hour of sample time, not of the replay's wall time")
         #expect(row.deviceWakeupsPerHour.map { $0 - 180_000 } == 0)
-        let other = FleetReport.board("b1", sessions: [("s", file)], statusLast: ("t", 9))
+        let other = FleetReport.board("b1", sessions: [("s", file)], statuses: ["t": FleetReport.SessionStatus(lastSequence: 9)])
         #expect(other.missing == 2, "another session's last_seq says nothing of this one")
         let finished = Self.file(["\"type\":\"batch\",\"seq\":1", "\"type\":\"summary\",\"seq\":3,\"outbox_dropped\":4,\"duration_s\":10,\"wakeups\":{\"scheduler\":20}"])
         let f = FleetReport.board("b1", sessions: [("s", finished)])
@@ -95,7 +95,7 @@ struct FleetReportTests {
         #expect(f.schedulerWakeupsPerHour == 7200)
     }
 
-    @Test("read from a directory: last seen is the newest message received (files and the status's received_ns); a board known only from its status misses all its session sent")
+    @Test("read from a directory: last seen is the newest message's stored receive time (last_seen, the status's received_ns), not file times; a board known only from its status misses all its session sent")
     func readDirectory() throws {
         let dir = try TestPaths.makeScratchDirectory(prefix: "fleet-report-read")
         for b in ["b1", "b2"] { try FileManager.default.createDirectory(at: dir.appendingPathComponent(b), withIntermediateDirectories: true) }
@@ -105,9 +105,15 @@ struct FleetReportTests {
         try status.write(to: dir.appendingPathComponent("b1/status.json"), atomically: true, encoding: .utf8)
         try status.replacingOccurrences(of: "\"b1\"", with: "\"b2\"").replacingOccurrences(of: "\"s\"", with: "\"t\"")
             .write(to: dir.appendingPathComponent("b2/status.json"), atomically: true, encoding: .utf8)
+        let newer = old + 3_600_000_000_000
+        try "0\(newer)\n".write(to: dir.appendingPathComponent("b1/last_seen"), atomically: true, encoding: .utf8)
+        // A copy of the directory (cp -r) gives every file a new time: last seen stays.
+        for f in ["b1/s.ndjson", "b1/status.json", "b1/last_seen", "b2/status.json"] {
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(86_400)], ofItemAtPath: dir.appendingPathComponent(f).path)
+        }
         let r = try FleetReport.read(dir.path)
         let b1 = try #require(r.boards.first { $0.board == "b1" })
-        #expect(b1.lastSeenUTC != UTCTime.iso8601(old), "the batch file is newer than the status")
+        #expect(b1.lastSeenUTC == UTCTime.iso8601(newer), "the newest stored receive time (last_seen), not the files' times")
         #expect(b1.missing == 3 && b1.state == "online" && !b1.knownOnlyFromStatus)
         let b2 = try #require(r.boards.first { $0.board == "b2" })
         #expect(b2.lastSeenUTC == UTCTime.iso8601(old), "the status's receive time, not its file's")
@@ -139,5 +145,29 @@ struct FleetReportTests {
         let refused = Self.file(["\"type\":\"summary\",\"seq\":9223372036854775807,\"steps\":9223372036854775807",
                                  "\"type\":\"summary\",\"seq\":2,\"activity_time_s\":{\"walking\":1e308}"])
         #expect(refused.messages.isEmpty && refused.skipped.count == 2)
+    }
+}
+
+@Suite("StatusFigures")
+struct StatusFiguresTests {
+    static func node(_ s: String) -> JSONNode { try! JSONReader.parse(Array(s.utf8)) }
+
+    @Test("per session the largest last_seq, sent and drop counts; a last will without them changes nothing; read back from its JSON")
+    func largest() throws {
+        var f = StatusFigures()
+        var grew = f.merge(Self.node("{\"type\":\"status\",\"session\":\"s1\",\"state\":\"online\",\"last_seq\":7,\"sent\":{\"batch\":6,\"event\":1},\"outbox_dropped\":0}"))
+        #expect(grew)
+        let will = Self.node("{\"type\":\"status\",\"session\":\"s1\",\"state\":\"offline\",\"outbox_dropped\":0}")
+        grew = f.merge(will)
+        #expect(!grew, "the will carries nothing larger")
+        #expect(f.sessions == [StatusFigures.Session(session: "s1", lastSequence: 7, sent: ["batch": 6, "event": 1], dropped: 0, droppedTaken: nil)])
+        grew = f.merge(Self.node("{\"session\":\"s1\",\"last_seq\":3}"))
+        #expect(!grew, "an older status does not lower it")
+        grew = f.merge(Self.node("{\"session\":\"s2\",\"state\":\"offline\"}"))
+        #expect(!grew, "a session with no figures is not kept")
+        for i in 0..<20 { f.merge(Self.node("{\"session\":\"n\(i)\",\"last_seq\":\(i + 1)}")) }
+        #expect(f.sessions.count == StatusFigures.kept && f.sessions.last?.session == "n19", "the most recent sessions kept")
+        let back = StatusFigures(Self.node(f.json.serialized()))
+        #expect(back == f)
     }
 }

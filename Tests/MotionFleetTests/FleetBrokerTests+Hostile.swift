@@ -114,3 +114,32 @@ extension FleetBrokerTests {
         #expect(try String(contentsOf: statusFile, encoding: .utf8) == before, "the redelivered retained status did not rewrite status.json")
     }
 }
+
+extension FleetBrokerTests {
+    @Test("a payload above the collector's --max-payload never reaches its memory: it announces an MQTT v5 maximum packet size, so a broker without message_size_limit drops it for the collector; the collector goes on",
+          .timeLimit(.minutes(1)))
+    func oversizeNeverDelivered() throws {
+        let broker = try MosquittoBroker(settings: ["message_size_limit": nil])
+        let c = try collector(broker, extra: ["--max-payload", "4K", "--stats-json", "stats.json"])
+        let head = "{\"schema\":1,\"board\":\"b1\",\"type\":\"batch\",\"session\":\"s1\",\"seq\":"
+        func padded(_ seq: Int, to bytes: Int) -> [UInt8] {
+            let start = head + "\(seq),\"pad\":\""
+            return Array((start + String(repeating: "x", count: bytes - start.utf8.count - 2) + "\"}").utf8)
+        }
+        let limit = 4096
+        let messages = [padded(1, to: limit + 100),              // within the packet's allowance: delivered, refused as too_large
+                        padded(2, to: limit + 2 * FleetCollector.packetAllowance),  // a little over: never delivered
+                        padded(3, to: 8 << 20),                   // 8 MB: never delivered
+                        Array((head + "4}").utf8)]
+        let acked = try RawPublisher.publish(messages.map { ("fleet/b1/batch", $0) }, broker: broker, user: "b1")
+        #expect(acked == 4, "the broker took all four (it has no size limit)")
+        waitUntil(seconds: 10) { ((try? String(contentsOf: dir.appendingPathComponent("collected/b1/s1.ndjson"), encoding: .utf8)) ?? "").contains("\"seq\":4") }
+        usleep(300_000)
+        c.signal(SIGTERM)
+        #expect(c.wait(seconds: 10) == 0, "the collector went on and stopped cleanly: \(c.stderr)")
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("stats.json"))) as? [String: Any])
+        #expect(stats["received"] as? Int == 2, "the two above the packet limit never arrived: \(stats)")
+        #expect((stats["rejected_by_reason"] as? [String: Int])?["too_large"] == 1 && stats["written"] as? Int == 1, "\(stats)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("collected/b1/s1.ndjson"), encoding: .utf8) == head + "4}\n")
+    }
+}

@@ -36,9 +36,9 @@ struct FleetBrokerTests {
                                + (broker.tls ? ["--ca-file", broker.caFile] : []) + extra, in: dir, name: name ?? id)
     }
 
-    /// What the collector wrote for `board`: session id -> objects, in file order.
-    func collected(_ board: String) throws -> [String: [[String: Any]]] {
-        let bdir = dir.appendingPathComponent("collected/\(board)")
+    /// What the collector wrote (into `root`) for `board`: session id -> objects, in file order.
+    func collected(_ board: String, root: String = "collected") throws -> [String: [[String: Any]]] {
+        let bdir = dir.appendingPathComponent("\(root)/\(board)")
         var out: [String: [[String: Any]]] = [:]
         for f in try FileManager.default.contentsOfDirectory(atPath: bdir.path) where f.hasSuffix(".ndjson") {
             // The collector's receipts of samples messages (their rows are in the recording) apart.
@@ -48,14 +48,15 @@ struct FleetBrokerTests {
     }
 
     /// Checks that the collector holds exactly the board's own NDJSON lines, once each, in order.
-    func expectExactlyOnce(board: String, own: [[String: Any]], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectExactlyOnce(board: String, own: [[String: Any]], root: String = "collected", sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard let session = own.first?["session"] as? String else { Issue.record("the board printed nothing", sourceLocation: sourceLocation); return }
-        let got = try collected(board)[session] ?? []
+        let got = try collected(board, root: root)[session] ?? []
         let ownSeqs = own.compactMap { $0["seq"] as? Int }
         let gotSeqs = got.compactMap { $0["seq"] as? Int }
         #expect(gotSeqs == ownSeqs, "collected \(gotSeqs.count) of \(ownSeqs.count) messages of \(board)", sourceLocation: sourceLocation)
         // Every batch message is the board's own --ndjson object, with the envelope in front.
-        let ownBatches = own.filter { $0["type"] as? String == "batch" }
+        // (Each carries its own schema: the NDJSON line's version, and the fleet's in the message.)
+        let ownBatches = own.filter { $0["type"] as? String == "batch" }.map { o in o.filter { $0.key != "schema" } }
         let gotBatches = got.filter { $0["type"] as? String == "batch" }.map { o in o.filter { $0.key != "schema" && $0.key != "board" } }
         #expect(gotBatches.count == ownBatches.count, sourceLocation: sourceLocation)
         for (a, b) in zip(ownBatches, gotBatches) where !NSDictionary(dictionary: a).isEqual(to: b) {

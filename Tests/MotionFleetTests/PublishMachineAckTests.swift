@@ -20,6 +20,17 @@ struct PublishMachineAckTests {
 
     static func seqs(_ entries: [OutboxEntry]) -> [Int] { entries.filter { $0.id != 0 }.compactMap { $0.position?.sequence } }
 
+    /// An outbox limit of `n` batch messages of session s1 (2-digit sequence numbers) and one
+    /// drops declaration of that session (one range; a few bytes to spare, less than a message).
+    static func limit(batchMessages n: Int) -> Int {
+        var d = FleetDrops(session: "s1")
+        d.add(sequence: 10_000)
+        d.add(sequence: 10_001)
+        d.dropped = 1000
+        return n * OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"session\":\"s1\",\"seq\":10}").bytes
+            + OutboxEntry(id: 100, kind: .drops, topic: "fleet/b1/drops", payload: d.message(board: "b1").payload).bytes
+    }
+
     /// PUBACKs for everything published so far.
     static func brokerTakes(_ l: inout SimulatedLink) {
         for e in l.published where e.id != 0 { l.feed(.acknowledged(id: e.id)) }
@@ -114,14 +125,15 @@ struct PublishMachineAckTests {
         #expect(l.machine.backlog == 0)
 
         var s = PublishMachine.Settings()
-        s.outboxMaxBytes = 3 * OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"session\":\"s1\",\"seq\":10}").bytes
+        s.outboxMaxBytes = Self.limit(batchMessages: 3)
         var full = SimulatedLink(s)
-        Self.send(&full, 10...15)
-        #expect(full.machine.dropped == 3)
-        #expect(Self.seqs(full.machine.entries) == [13, 14, 15])
-        full.feed(.makeRoom(bytes: OutboxEntry(id: 16, kind: .summary, topic: "fleet/b1/summary", payload: "{\"session\":\"s1\",\"seq\":16}").bytes))
+        Self.send(&full, 10...20)
+        #expect(full.machine.dropped == 8)
+        #expect(Self.seqs(full.machine.entries) == [18, 19, 20])
+        let summaryBytes = OutboxEntry(id: 16, kind: .summary, topic: "fleet/b1/summary", payload: "{\"session\":\"s1\",\"seq\":16}").bytes
+        full.feed(.makeRoom(bytes: summaryBytes))
         let afterRoom = full.machine.dropped
-        #expect(afterRoom == 5 && Self.seqs(full.machine.entries) == [15], "room made before the summary (larger than a batch message), so that it carries the final count")
+        #expect(afterRoom > 3 && full.machine.backlogBytes + summaryBytes <= s.outboxMaxBytes!, "room made before the summary, so that it carries the final count")
         Self.send(&full, 16...16, kind: .summary)
         #expect(full.machine.dropped == afterRoom, "the summary then fits: no drop after it")
     }
@@ -145,13 +157,13 @@ struct PublishMachineAckTests {
     @Test("a refusal (per topic), a drop regime, a compaction: logged once when it starts, then counted at most once a minute")
     func quietLogs() {
         var s = PublishMachine.Settings()
-        s.outboxMaxBytes = 3 * OutboxEntry(id: 10, kind: .batch, topic: "fleet/b1/batch", payload: "{\"session\":\"s1\",\"seq\":10}").bytes
+        s.outboxMaxBytes = Self.limit(batchMessages: 3)
         var l = SimulatedLink(s)
         l.feed(.wake(now: 0))
         l.feed(.connected(now: 0))
         Self.send(&l, 10...99)
         l.feed(.wake(now: Self.second))
-        for e in l.published { l.feed(.refused(id: e.id, reason: "Not authorized")) }
+        for e in l.published where e.kind == .batch { l.feed(.refused(id: e.id, reason: "Not authorized")) }
         func count(_ match: (PublishEvent) -> Bool) -> Int { l.logs.filter(match).count }
         #expect(count { if case .dropped = $0 { true } else { false } } == 1, "\(l.logs)")
         #expect(count { if case .refused = $0 { true } else { false } } == 1)
@@ -159,7 +171,8 @@ struct PublishMachineAckTests {
         l.feed(.wake(now: 30 * Self.second))
         #expect(count { if case .repeated = $0 { true } else { false } } == 0, "not within the minute")
         l.feed(.wake(now: 61 * Self.second))
-        #expect(l.logs.contains(.repeated(what: "dropped", count: 86, total: 87)), "\(l.logs.suffix(3))")
+        let first = l.logs.compactMap { if case .dropped(let n, _) = $0 { n } else { nil } }.first ?? 0
+        #expect(l.logs.contains(.repeated(what: "dropped", count: 87 - first, total: 87)), "\(l.logs.suffix(3))")
         l.feed(.wake(now: 200 * Self.second))
         #expect(l.logs.contains(.repeated(what: "refused fleet/b1/batch", count: 2, total: nil)))
         #expect(count { if case .repeated = $0 { true } else { false } } == 2, "nothing new, nothing logged")
@@ -183,5 +196,52 @@ struct PublishMachineAckTests {
         #expect(l.logs.filter { if case .compacted = $0 { true } else { false } }.count == 1, "one line when it starts")
         l.feed(.wake(now: 100 * Self.second))
         #expect(l.logs.contains { if case .repeated(what: "compacted", _, _) = $0 { true } else { false } }, "then a count")
+    }
+
+    @Test("presence: once a collector acknowledged the board, only its presence counts: another partition's collector online does not make the board send again what the broker holds for its own")
+    func ownCollectorPresence() {
+        var l = Self.link()
+        l.feed(.wake(now: 0))
+        l.feed(.connected(now: 0))
+        Self.send(&l, 1...2)
+        l.feed(.wake(now: Self.second))
+        Self.brokerTakes(&l)
+        l.feed(Self.ack(1, collector: "a"))
+        #expect(l.machine.ackingCollectors == ["a"] && l.machine.backlog == 1)
+        l.published.removeAll()
+        l.feed(.collectorPresence(collector: "b", online: true))
+        #expect(!l.machine.collectorOnline, "b collects other boards")
+        for t in [4, 70, 140] { l.feed(.wake(now: Int64(t) * Self.second)) }
+        #expect(l.published.isEmpty && !l.logs.contains { if case .resending = $0 { true } else { false } }, "nothing sent again while a is away: \(l.logs.suffix(2))")
+        l.feed(.collectorPresence(collector: "a", online: true))
+        #expect(l.machine.collectorOnline && l.logs.contains(.collectorOnline(collector: "a", unacknowledged: 1)))
+        l.feed(.wake(now: 143 * Self.second))
+        #expect(Self.seqs(l.published) == [2], "its own collector back: what it did not acknowledge goes again")
+        l.feed(.collectorPresence(collector: "a", online: false))
+        #expect(l.logs.contains(.collectorOffline(collector: "a")))
+
+        // A board no collector acknowledged yet counts any collector.
+        var fresh = Self.link()
+        fresh.feed(.wake(now: 0))
+        fresh.feed(.connected(now: 0))
+        fresh.feed(.collectorPresence(collector: "b", online: true))
+        #expect(fresh.machine.collectorOnline)
+
+        // The board's old collector is retired (its retained acknowledgement stays), a new one is
+        // online: once it acknowledges the board, what the broker holds goes again after the grace.
+        var moved = Self.link()
+        moved.feed(.wake(now: 0))
+        moved.feed(.connected(now: 0))
+        Self.send(&moved, 1...3)
+        moved.feed(.wake(now: Self.second))
+        Self.brokerTakes(&moved)
+        moved.feed(Self.ack(0, collector: "old"))
+        moved.feed(.collectorPresence(collector: "new", online: true))
+        #expect(!moved.machine.collectorOnline)
+        moved.published.removeAll()
+        moved.feed(Self.ack(1, collector: "new"))
+        #expect(moved.machine.collectorOnline && moved.logs.contains(.collectorOnline(collector: "new", unacknowledged: 2)))
+        moved.feed(.wake(now: 4 * Self.second))
+        #expect(Self.seqs(moved.published) == [2, 3], "sent again after the grace, not after a 60-s stall")
     }
 }

@@ -153,7 +153,7 @@ import WakeCost
                             lostSamples: 0, steps: 1, activity: "walking", activityConfidence: 80, deviceDeliveries: 1, schedulerWakeups: 1,
                             userspaceReturns: 1, elapsedNanoseconds: 1_000_000_000, cpuNanoseconds: 1000)
         guard case .object(let m) = r.json else { Issue.record("not an object"); return }
-        #expect(m.map(\.0) == ["type", "session", "seq", "recording", "first_s", "end_s", "samples", "total_samples", "lost_samples",
+        #expect(m.map(\.0) == ["schema", "type", "session", "seq", "recording", "first_s", "end_s", "samples", "total_samples", "lost_samples",
                                "steps", "activity", "confidence", "wakeups", "wakeups_per_hour", "elapsed_s", "cpu_s"])
         let s = SessionSummary(scope: .recording(name: "r.csv", sequence: 1), session: "s", complete: true, end: .signal, tally: SessionTally())
         guard case .object(let k) = s.json else { Issue.record("not an object"); return }
@@ -180,6 +180,6 @@ import WakeCost
                                    .recovered(name: "a", cutBytes: 3, samples: 4), .warning("w\nv")]
         for x in all { #expect(!x.message.contains("\n"), "\(x.message)") }
         guard case .object(let m) = SessionEvent.paused(at: 1_500_000_000).json(session: "s", sequence: 9) else { return }
-        #expect(m.map(\.0) == ["type", "session", "seq", "event", "priority", "message", "at_s"])
+        #expect(m.map(\.0) == ["schema", "type", "session", "seq", "event", "priority", "message", "at_s"])
     }
 }

@@ -268,10 +268,17 @@ public struct ActivityClassifier: Sendable {
         let w = Self.width
         assert(n >= Self.firstWindow && n <= w && n % 4 == 0, "window of \(n) points")
         let first = j - Int64(n) + 1
-        for c in 0..<6 {
-            for i in 0..<n {
-                let slot = Int((((first + Int64(i)) % Int64(w)) + Int64(w)) % Int64(w))
-                unrolled[c][i] = ring[c * w + slot]
+        // The window's points are ring slots start, start + 1, ... (wrapping once at most): two
+        // contiguous copies per channel.
+        let start = Int(((first % Int64(w)) + Int64(w)) % Int64(w))
+        let head = Swift.min(n, w - start)
+        ring.withUnsafeBufferPointer { ring in
+            for c in 0..<6 {
+                unrolled[c].withUnsafeMutableBufferPointer { out in
+                    let base = ring.baseAddress! + c * w
+                    out.baseAddress!.update(from: base + start, count: head)
+                    if head < n { (out.baseAddress! + head).update(from: base, count: n - head) }
+                }
             }
         }
         let gyro = usesGyroscope

@@ -73,7 +73,7 @@ public struct ActivityFeatures: Sendable, Equatable {
     /// filtered by [1 2 1]/4 first): the highest autocorrelation peak at lags `minLag...maxLag` reached by first falling at least `peakDip`
     /// below it (a smooth, slow motion decays without such a dip: not a rhythm), with its lag and
     /// the standard deviation of `v` (unsmoothed); `w` is scratch of at least `n` values.
-    /// - Complexity: O(n × maxLag), no allocation.
+    /// - Complexity: O(n × maxLag), no allocation; one multiply-add per lag and point.
     static func periodicity(_ v: UnsafePointer<Double>, n: Int, maxLag: Int, smoothed: Bool,
                             scratch w: UnsafeMutablePointer<Double>) -> (value: Double, lag: Int, std: Double) {
         var mean = 0.0
@@ -89,13 +89,29 @@ public struct ActivityFeatures: Sendable, Equatable {
         var best = 0.0, bestLag = minLag
         if vv > 1e-12 {
             var lowest = 1.0, previous = 1.0, rising = false
+            // The energies of the two overlapping parts, updated per lag (one term leaves each);
+            // the products in four independent sums (the loop is bound by the adds' latency).
+            var e0 = vv, e1 = vv
             for lag in 1...(maxLag + 1) {
-                var c = 0.0, e0 = 0.0, e1 = 0.0
-                for i in 0..<(n - lag) {
-                    let a = w[i], b = w[i + lag]
-                    c += a * b; e0 += a * a; e1 += b * b
+                e0 -= w[n - lag] * w[n - lag]
+                e1 -= w[lag - 1] * w[lag - 1]
+                let count = n - lag
+                let shifted = w + lag
+                var c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0
+                var i = 0
+                while i + 4 <= count {
+                    c0 += w[i] * shifted[i]
+                    c1 += w[i + 1] * shifted[i + 1]
+                    c2 += w[i + 2] * shifted[i + 2]
+                    c3 += w[i + 3] * shifted[i + 3]
+                    i += 4
                 }
-                let d = (e0 * e1).squareRoot()
+                while i < count {
+                    c0 += w[i] * shifted[i]
+                    i += 1
+                }
+                let c = (c0 + c1) + (c2 + c3)
+                let d = (Swift.max(0, e0) * Swift.max(0, e1)).squareRoot()
                 let r = d > 1e-12 ? c / d : 0
                 // `previous` (at lag - 1) is a peak when the curve rose to it and falls after it.
                 if rising && r < previous && lag - 1 >= minLag && previous - lowest >= peakDip && previous > best {

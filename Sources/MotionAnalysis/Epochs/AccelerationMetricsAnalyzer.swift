@@ -32,9 +32,10 @@ public struct AccelerationMetricsAnalyzer: BatchAnalyzer {
     /// The 7.5-minute piece samples are being added to: its index and axes (not yet in `metrics`).
     private var openPiece: Int64?
     private var pieceX = AxisStatistics(), pieceY = AxisStatistics(), pieceZ = AxisStatistics()
-    /// The 5-second window at hand: its index and the magnitudes (g) of its samples.
-    private var madWindow: Int64?
+    /// The 5-second window at hand: its span, and the magnitudes (g) and ENMO sum of its samples.
+    private var windowStart = Int64.max, windowEnd = Int64.min
     private var madValues: [Double] = []
+    private var windowENMO = 0.0
 
     /// The calibration applied to every sample before the metrics (identity when not applied).
     private let offset: Vector3
@@ -61,31 +62,36 @@ public struct AccelerationMetricsAnalyzer: BatchAnalyzer {
         let g = 1 / Self.standardGravity
         for s in batch.samples {
             let t = s.timestamp
+            // A 5 s window lies within one minute and one 7.5 min piece: only a new window can
+            // change them.
+            if t < windowStart || t >= windowEnd { enterWindow(t) }
             let x = (s.accel.x * g + offset.x) * scale.x, y = (s.accel.y * g + offset.y) * scale.y, z = (s.accel.z * g + offset.z) * scale.z
             let r = (x * x + y * y + z * z).squareRoot()
-            let window = Self.floorDiv(t, Self.madWindowNs)
-            if window != madWindow {
-                closeMADWindow()
-                madWindow = window
-            }
             madValues.append(r)
-            let minute = Self.floorDiv(t, Self.minuteNs)
-            if openMinute?.index != minute {
-                flushMinute()
-                openMinute = AccelerationMinute(index: minute)
-            }
-            openMinute!.samples += 1
-            openMinute!.enmoSum += max(0, r - 1)
-            let piece = Self.floorDiv(t, Self.pieceNs)
-            if piece != openPiece {
-                flushPiece()
-                openPiece = piece
-            }
+            windowENMO += max(0, r - 1)
             pieceX.add(x)
             pieceY.add(y)
             pieceZ.add(z)
         }
         return NoOutput()
+    }
+
+    /// Closes the window at hand and opens the one holding `t` (and its minute and piece).
+    private mutating func enterWindow(_ t: Int64) {
+        closeMADWindow()
+        let window = Self.floorDiv(t, Self.madWindowNs)
+        windowStart = window &* Self.madWindowNs
+        windowEnd = windowStart &+ Self.madWindowNs
+        let minute = Self.floorDiv(windowStart, Self.minuteNs)
+        if openMinute?.index != minute {
+            flushMinute()
+            openMinute = AccelerationMinute(index: minute)
+        }
+        let piece = Self.floorDiv(windowStart, Self.pieceNs)
+        if piece != openPiece {
+            flushPiece()
+            openPiece = piece
+        }
     }
 
     /// Closes the 5-second window at hand: no window spans an interruption.
@@ -102,33 +108,33 @@ public struct AccelerationMetricsAnalyzer: BatchAnalyzer {
         return NoOutput()
     }
 
-    /// The metrics so far (the open 5-second window's MAD only after ``finish(context:)``).
+    /// The metrics so far (the open 5-second window's included).
     public var result: AccelerationMetrics {
         var copy = self
+        copy.closeMADWindow()
         copy.flushMinute()
         copy.flushPiece()
         return copy.metrics
     }
 
+    /// Adds the window at hand (its samples, ENMO and MAD) to its minute; the next sample opens a new one.
     private mutating func closeMADWindow() {
-        guard let window = madWindow, !madValues.isEmpty else { madWindow = nil; return }
+        defer {
+            madValues.removeAll(keepingCapacity: true)
+            windowENMO = 0
+            windowStart = .max
+            windowEnd = .min
+        }
+        guard !madValues.isEmpty, openMinute != nil else { return }
         var sum = 0.0
         for v in madValues { sum += v }
         let mean = sum / Double(madValues.count)
         var deviation = 0.0
         for v in madValues { deviation += abs(v - mean) }
-        let mad = deviation / Double(madValues.count)
-        let minute = Self.floorDiv(window &* Self.madWindowNs, Self.minuteNs)
-        if openMinute?.index == minute {
-            openMinute!.madSum += mad
-            openMinute!.madWindows += 1
-        } else {
-            let m = minuteSlot(minute)
-            metrics.minutes[m].madSum += mad
-            metrics.minutes[m].madWindows += 1
-        }
-        madValues.removeAll(keepingCapacity: true)
-        madWindow = nil
+        openMinute!.samples += madValues.count
+        openMinute!.enmoSum += windowENMO
+        openMinute!.madSum += deviation / Double(madValues.count)
+        openMinute!.madWindows += 1
     }
 
     /// Moves the open minute into `metrics` (merged with one of the same index already there).

@@ -29,7 +29,7 @@ enum BenchFleetCommand {
             collector to have everything. JSON keys: boards, connected, seconds, sent, written, lost, \
             received, duplicates, collector_cpu_s, collector_cpu_per_message_us, lag_p50_s, lag_p99_s, \
             lag_max_s, sending_s, wall_s, late_wakeups, outbox_left, acks_published, load_before, \
-            load_after, targets_met.
+            load_after, targets_met, after "schema": 1 (docs/schemas/bench-fleet.schema.json).
             """,
             arguments: [ArgumentSpec("URL", help: "mqtt://HOST[:PORT]/PREFIX of the broker.")],
             options: [
@@ -77,17 +77,7 @@ enum BenchFleetCommand {
         do { r = try FleetBenchmark.run(c) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } } catch { throw CLIError.failure("\(error)") }
         let met = r.lost == 0 && r.collectorCPUPerMessageMicroseconds <= targetCPUPerMessageMicroseconds && r.lagP99Seconds <= targetLagP99Seconds
         if args.flag("json") {
-            io.out(JSONValue.object([
-                ("boards", .number(r.boards)), ("connected", .number(r.connected)), ("seconds", .number(seconds)),
-                ("sent", .number(r.sent)), ("written", .number(r.written)), ("lost", .number(r.lost)),
-                ("received", .number(r.received)), ("duplicates", .number(r.duplicates)),
-                ("collector_cpu_s", .number(r.collectorCPUSeconds)), ("collector_cpu_per_message_us", .number(r.collectorCPUPerMessageMicroseconds)),
-                ("lag_p50_s", .number(r.lagP50Seconds)), ("lag_p99_s", .number(r.lagP99Seconds)), ("lag_max_s", .number(r.lagMaxSeconds)),
-                ("sending_s", .number(r.sendingSeconds)), ("wall_s", .number(r.wallSeconds)), ("late_wakeups", .number(r.lateWakeups)),
-                ("outbox_left", .number(r.outboxLeft)), ("acks_published", .number(r.acksPublished)),
-                ("load_before", r.loadBefore.map { .number($0) } ?? .null), ("load_after", r.loadAfter.map { .number($0) } ?? .null),
-                ("targets_met", .bool(met)),
-            ]).serialized(pretty: true))
+            io.out(json(r, seconds: seconds, met: met).serialized(pretty: true))
         } else {
             io.out("boards       \(r.connected) of \(r.boards) connected, \(seconds) batches each")
             io.out("messages     \(r.sent) sent, \(r.written) written, \(r.lost) lost; \(r.received) received, \(r.duplicates) duplicates")
@@ -98,5 +88,21 @@ enum BenchFleetCommand {
             io.out("targets      \(met ? "met" : "NOT met")")
         }
         if r.lost > 0 { throw CLIError.failure("\(r.lost) messages lost") }
+    }
+
+    /// The `--json` object (docs/schemas/bench-fleet.schema.json).
+    static func json(_ r: FleetBenchmark.Result, seconds: Int, met: Bool) -> JSONValue {
+        JSONValue.object([
+            ("schema", .number(1)),
+            ("boards", .number(r.boards)), ("connected", .number(r.connected)), ("seconds", .number(seconds)),
+            ("sent", .number(r.sent)), ("written", .number(r.written)), ("lost", .number(r.lost)),
+            ("received", .number(r.received)), ("duplicates", .number(r.duplicates)),
+            ("collector_cpu_s", .number(r.collectorCPUSeconds)), ("collector_cpu_per_message_us", .number(r.collectorCPUPerMessageMicroseconds)),
+            ("lag_p50_s", .number(r.lagP50Seconds)), ("lag_p99_s", .number(r.lagP99Seconds)), ("lag_max_s", .number(r.lagMaxSeconds)),
+            ("sending_s", .number(r.sendingSeconds)), ("wall_s", .number(r.wallSeconds)), ("late_wakeups", .number(r.lateWakeups)),
+            ("outbox_left", .number(r.outboxLeft)), ("acks_published", .number(r.acksPublished)),
+            ("load_before", r.loadBefore.map { .number($0) } ?? .null), ("load_after", r.loadAfter.map { .number($0) } ?? .null),
+            ("targets_met", .bool(met)),
+        ])
     }
 }

@@ -100,7 +100,7 @@ enum CaptureCommand {
                 .flag("no-recording", help: "Write no recording (as `capture` without -o, e.g. kernel test 58); the analysis, reports, counters and live view stay."),
                 .flag("machine-only", help: "Only the capture machine and decode on synthetic scans, without system calls or the session."),
                 .flag("analysis", help: "With --machine-only: feed every batch to the live analysis, as capture does."),
-                .flag("json", help: "Print JSON (keys documented in docs/iio-reader.md)."),
+                .flag("json", help: "Print JSON (docs/schemas/capture-benchmark.schema.json; keys in docs/iio-reader.md)."),
             ],
             run: { args, io in
                 let machineOnly = args.flag("machine-only")
@@ -131,7 +131,7 @@ enum CaptureCommand {
                 _ = measure(min(n, 10_000), 100) // warm-up
                 let results = batches.map { measure(n, $0) }
                 if args.flag("json") {
-                    io.out(JSONValue.object([("path", .string("machine")), ("results", .array(results.map { r in .object([
+                    io.out(JSONValue.object([("schema", .number(1)), ("path", .string("machine")), ("results", .array(results.map { r in .object([
                         ("batch", .number(r.batch)), ("samples", .number(r.samples)),
                         ("cpu_s", .number(Double(r.cpuNanoseconds) / 1e9)), ("ns_per_sample", .number(r.nanosecondsPerSample)),
                     ]) }))]).serialized(pretty: true))
@@ -282,6 +282,10 @@ enum CaptureCommand {
         let publishing = try PublishOptions.configuration(args, session: plan.session, latencySeconds: latencySeconds) { _ in
             outputDir.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + "fleet.outbox" } ?? output.map { $0 + ".outbox" }
         }
+        if let p = publishing, let warning = PublishOptions.diskWarning(outboxPath: p.outboxPath, outboxMax: p.settings.outboxMaxBytes,
+                                                                         recordingsDir: outputDir, maxDisk: plan.retention.maxDiskBytes) {
+            io.err(warning)
+        }
         // SIGUSR1/SIGUSR2 pause and resume; installed early so that none arriving during discovery is lost.
         do { try IIOCapture.installSignalHandlers(pauseSignals: true) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         let context = try ContextOptions.open(args)
@@ -431,8 +435,12 @@ enum CaptureCommand {
     }
 }
 
-/// The capture statistics as JSON (keys documented in docs/iio-reader.md, "capture --json").
+/// The capture statistics as JSON (keys documented in docs/iio-reader.md, "capture --json";
+/// docs/schemas/capture-stats.schema.json).
 enum CaptureStatsJSON {
+    /// The version of the object (its `schema` member).
+    static let schema = 1
+
     /// A hardware step counter read before and after the capture.
     struct Pedometer {
         var device: String
@@ -488,6 +496,7 @@ enum CaptureStatsJSON {
         let hardwareActivityValue: JSONValue = hardwareActivity?.json ?? .null
         let sessionValue: JSONValue = session?.json ?? .null
         return .object([
+            ("schema", .number(schema)),
             ("uri", .string(uri)),
             ("output", output.map { .string($0) } ?? .null),
             ("stop_reason", .string(st.stopReason.name)),

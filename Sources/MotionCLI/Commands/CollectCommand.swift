@@ -36,7 +36,7 @@ enum CollectCommand {
                 .option("retention", value: "DURATION", help: "Delete session files not written to for DURATION (e.g. 30d, 12h); default: keep."),
                 .option("duration", value: "SECONDS", help: "Stop after SECONDS (default: until SIGINT/SIGTERM)."),
                 .option("reconnect-max", value: "SECONDS", help: "Cap of the reconnection back-off (default 30)."),
-                .option("max-payload", value: "SIZE", help: "Reject (count, write nothing of) a message larger than SIZE (default 32M, above the largest message a board makes; set the broker's message_size_limit to match)."),
+                .option("max-payload", value: "SIZE", help: "Reject (count, write nothing of) a message larger than SIZE (default 32M, above the largest message a board makes; set the broker's message_size_limit to match). SIZE + 1K is announced to the broker as the collector's MQTT maximum packet size: a larger message is dropped by the broker, never read."),
                 .option("stats-json", value: "FILE", help: "At the end, write the counts (received, written, duplicates, rejected per reason, skipped lines) as JSON to FILE, atomically."),
             ],
             subcommands: [report],
@@ -147,7 +147,7 @@ enum CollectCommand {
         func f(_ v: Double?, _ d: Int) -> String { v.map { fixed($0, d) } ?? "-" }
         let sessions = b.knownOnlyFromStatus ? "0 (status only)" : "\(b.sessions)" + (b.unfinishedSessions > 0 ? " (\(b.unfinishedSessions) unfinished)" : "")
         let steps = (b.steps.map(String.init) ?? "-") + (b.unfinishedSteps.map { " (+\($0) unfinished)" } ?? "")
-        return [b.board, sessions, "\(b.messages)", "\(b.missing)", "\(b.outboxDropped)", steps,
+        return [b.board, sessions, "\(b.messages)", "\(b.missing)", "\(b.droppedMessages)", steps,
                 b.activitySeconds.filter { $0.1 > 0 }.map { "\($0.0) \(fixed($0.1, 0)) s" }.joined(separator: ", "),
                 f(b.schedulerWakeupsPerHour, 0), f(b.deviceWakeupsPerHour, 0), "\(b.lostSamples)", f(b.batteryLifeHours, 1),
                 b.state ?? "-", b.lastSeenUTC ?? "-"]
@@ -166,29 +166,39 @@ enum CollectCommand {
         }.joined(separator: "\n") + "\n" + missingLines(r) + (r.skippedLines.isEmpty ? "" : "skipped lines: \(r.skippedLines.count) (not fleet messages; listed on stderr)\n")
     }
 
-    /// One line per session with missing messages: `missing: b1 session S: 5-9, 12; tail 3`.
+    /// One line per session with missing messages (`missing: b1 session S: 5-9, 12; 3 after the
+    /// last received`) and one per session with messages its board dropped (`dropped: b1 session
+    /// S: 20-40 (the board's --outbox-max)`).
     static func missingLines(_ r: FleetReport) -> String {
-        r.boards.flatMap { b in b.missingBySession.map { m in
-            "missing: \(b.board) session \(m.session): " + ([m.gaps.isEmpty ? nil : m.gaps.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
-                + (m.inGaps > m.gaps.reduce(0) { $0 + $1.count } ? ", ..." : ""),
-                m.tail > 0 ? "\(m.tail) after the last received" : nil].compactMap { $0 }.joined(separator: "; ")) + "\n"
+        func list(_ ranges: [ClosedRange<Int>], all: Int) -> String {
+            ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
+                + (all > ranges.reduce(0) { $0 + $1.count } ? ", ..." : "")
+        }
+        return r.boards.flatMap { b in b.missingBySession.map { m in
+            (m.total == 0 ? "" : "missing: \(b.board) session \(m.session): " + ([m.gaps.isEmpty ? nil : list(m.gaps, all: m.inGaps),
+                m.tail > 0 ? "\(m.tail) after the last received" : nil].compactMap { $0 }.joined(separator: "; ")) + "\n")
+            + (m.inDropped == 0 ? "" : "dropped: \(b.board) session \(m.session): \(list(m.dropped, all: m.inDropped)) (the board's --outbox-max)\n")
         } }.joined()
     }
 
-    /// The `--json` object (docs/fleet.md, "collect report --json").
+    /// The `--json` object (docs/fleet.md, "collect report --json";
+    /// docs/schemas/collect-report.schema.json).
     static func json(_ r: FleetReport) -> JSONValue {
-        .object([("skipped_lines", .number(r.skippedLines.count)), ("boards", .array(r.boards.map { b in .object([
+        .object([("schema", .number(1)), ("skipped_lines", .number(r.skippedLines.count)), ("boards", .array(r.boards.map { b in .object([
             ("board", .string(b.board)),
             ("sessions", .number(b.sessions)),
             ("finished_sessions", .number(b.finishedSessions)),
             ("unfinished_sessions", .number(b.unfinishedSessions)),
             ("messages", .number(b.messages)),
             ("missing_messages", .number(b.missing)),
+            ("dropped_messages", .number(b.droppedMessages)),
             ("missing", .array(b.missingBySession.map { m in .object([
                 ("session", .string(m.session)), ("gaps", .array(m.gaps.map { .array([.number($0.lowerBound), .number($0.upperBound)]) })),
                 ("in_gaps", .number(m.inGaps)), ("tail", .number(m.tail)),
+                ("dropped", .array(m.dropped.map { .array([.number($0.lowerBound), .number($0.upperBound)]) })), ("in_dropped", .number(m.inDropped)),
             ]) })),
             ("outbox_dropped", .number(b.outboxDropped)),
+            ("outbox_dropped_taken", .number(b.outboxDroppedTaken)),
             ("known_only_from_status", .bool(b.knownOnlyFromStatus)),
             ("steps", b.steps.map { .number($0) } ?? .null),
             ("unfinished_steps", b.unfinishedSteps.map { .number($0) } ?? .null),
@@ -212,8 +222,8 @@ enum CollectCommand {
         <h1>MotionBatch fleet report</h1>
         <p class="note">\(r.boards.count) boards collected in \(NumberFormat.xml(dir)). Per board: steps, lost samples and
         activity time summed over its finished sessions (the board's own summary; unfinished sessions' steps so far apart),
-        messages missing (gaps and the tail after the last received, against the board's own last sequence number) and what
-        its outbox dropped, wake-ups per hour of the recording's own clock and battery estimate of its latest session, and
+        messages missing (gaps and the tail after the last received, against the board's own last sequence number) and the
+        messages its outbox limit dropped (declared by the board, not received), wake-ups per hour of the recording's own clock and battery estimate of its latest session, and
         when it was last heard of (the newest message received).</p>
         <table>
         """

@@ -4,9 +4,10 @@ import Glibc
 import MotionCore
 import MotionSystem
 
-/// `motionbatch convert IN OUT [--format motionbatch|plain]`: rewrites a recording of any input
+/// `motionbatch convert IN... OUT [--format motionbatch|plain]`: rewrites a recording of any input
 /// dialect in MotionBatch's format (or plain CSV), optionally cutting an excerpt and setting header
-/// entries. Streams: memory does not grow with the file.
+/// entries. Streams: memory does not grow with the file. Several recordings (several IN, or a
+/// folder of recordings: ``EachFile``'s rule) are each converted into the folder OUT.
 enum ConvertCommand {
     static var spec: CommandSpec {
         CommandSpec(
@@ -25,10 +26,18 @@ enum ConvertCommand {
             must not be IN itself (compared by device and inode: hard links and symlinks too).
             OUT may be '-' (standard output) or a pipe, FIFO or terminal: written directly, never
             fsynced. The summary line goes to stderr.
+            An app's export folder is one recording. Several recordings (several IN, or a folder of
+            recordings: each recording inside it, --recursive its sub-folders too; docs/dialects.md,
+            "Folders") are each converted into the folder OUT, created if missing: each output is
+            named after its input's path below the folder argument (a file argument: its name), the
+            extension replaced by .csv (walk.csv.gz: walk.csv; day1/walk.zip: day1/walk.csv), each
+            written as above (--force replaces an existing one). No two may get the same name and
+            none may be an input (both checked before anything is written). A recording that fails
+            is reported and the others are still converted; the exit status is 1 if any failed.
             """,
             arguments: [
-                ArgumentSpec("IN", help: "The recording to read ('-' for standard input)."),
-                ArgumentSpec("OUT", help: "The file to write ('-' for standard output)."),
+                ArgumentSpec("IN", help: "The recording(s) to read: files, export folders, folders of recordings ('-' for standard input).", repeated: true),
+                ArgumentSpec("OUT", help: "The file to write ('-' for standard output); with several recordings, the folder to write them into."),
             ],
             options: [
                 .option("format", value: "FORMAT", help: "Output format: motionbatch (default) or plain."),
@@ -36,14 +45,32 @@ enum ConvertCommand {
                 .option("to", value: "SECONDS", help: "Keep samples before this time (seconds from IN's first sample)."),
                 .option("set", value: "KEY=VALUE", help: "Set a header entry (repeatable), e.g. --set device=lsm6dsl.", repeated: true),
                 .flag("no-labels", help: "Drop the label column."),
-                .flag("force", help: "Replace OUT if it exists."),
+                .flag("force", help: "Replace OUT (with several recordings: the outputs in OUT) if it exists."),
+                EachFile.recursiveOption,
+                EachFile.shardOption,
             ] + InputOptions.options,
             run: { args, io in try run(args, &io) }
         )
     }
 
+    /// What to write, the same for every recording converted.
+    struct Settings {
+        /// `--format plain`.
+        var plainOutput: Bool
+        /// `--from`, `--to`: seconds from the input's first sample.
+        var from: Double?
+        var to: Double?
+        /// `--set KEY=VALUE`, in order.
+        var settings: [(String, String)]
+        /// Not `--no-labels`.
+        var keepLabels: Bool
+        /// `--force`: replace an existing output.
+        var force: Bool
+        var input: InputOptions
+    }
+
     static func run(_ args: ParsedArguments, _ io: inout CommandIO) throws {
-        let input = args.argument("IN")!
+        let inputs = args.arguments("IN")
         let outputPath = args.argument("OUT")!
         let plainOutput: Bool
         switch args.string("format") ?? "motionbatch" {
@@ -64,6 +91,29 @@ enum ConvertCommand {
             settings.append((String(item[..<eq]), String(item[item.index(after: eq)...])))
         }
         let inputOptions = try InputOptions.parse(args)
+        let given = Settings(plainOutput: plainOutput, from: from, to: to, settings: settings, keepLabels: !args.flag("no-labels"),
+                             force: args.flag("force"), input: inputOptions)
+        guard inputs.count > 1 || inputs.contains(where: EachFile.isFolderOfRecordings) || args.string("shard") != nil else {
+            try EachFile.run(expanded: inputs, io: io) { file in try convert(file, to: outputPath, given, io: io) }
+            return
+        }
+        let plan = try ConvertPlan(inputs: try EachFile.selectedInputs(inputs, folders: EachFile.folders(args, input: inputOptions), io: io), folder: outputPath)
+        // Each path once (the plan refused two inputs with one output, hence one path twice).
+        let items = Dictionary(plan.items.map { ($0.input.path, $0) }, uniquingKeysWith: { a, _ in a })
+        try EachFile.run(expanded: plan.items.map(\.input.path), io: io) { file in
+            guard let item = items[file] else { return }
+            try convert(file, to: item.output, given, io: io, before: { try plan.createFolders(for: item) })
+        }
+    }
+
+    /// Converts the recording `input` into `outputPath`; `before` runs once the input has opened,
+    /// before the output is (it creates the output's folders).
+    static func convert(_ input: String, to outputPath: String, _ given: Settings, io: CommandIO, before: () throws -> Void = {}) throws {
+        let plainOutput = given.plainOutput
+        let from = given.from
+        let to = given.to
+        let settings = given.settings
+        let inputOptions = given.input
         do {
             let reader = try inputOptions.open(input)
             let source = reader.header
@@ -75,10 +125,11 @@ enum ConvertCommand {
                 metadata[RecordingKey.clock] = metadata[RecordingKey.clock] ?? "relative (time_s of the source file)"
             }
             for (k, v) in settings { metadata[k] = v }
-            let keepLabels = source.hasLabels && !args.flag("no-labels")
+            let keepLabels = source.hasLabels && given.keepLabels
             let header = RecordingHeader(format: plainOutput ? .plain : .current, sensors: source.sensors,
                                          hasLabels: keepLabels, metadata: plainOutput ? [:] : metadata)
-            let output = try openOutput(outputPath, replace: args.flag("force"))
+            try before()
+            let output = try openOutput(outputPath, replace: given.force)
             if let identity = reader.identity, identity == output.identity {
                 output.discard()
                 throw CLIError.failure("\(OutputFile.displayName(outputPath)) is the input file \(input) itself (same file: \(identity)); write to another file.")
@@ -150,7 +201,7 @@ enum ConvertCommand {
                 io.err("warning: plain CSV has no event lines; \(droppedEvents) events (pauses, device losses) are not written")
             }
             let span = firstWritten.map { Double(lastWritten! - $0) / 1e9 } ?? 0
-            io.err("Wrote \(written) samples (\(formatSeconds(span)) s) to \(OutputFile.displayName(outputPath)) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
+            io.err("Wrote \(written) samples (\(formatSeconds(span)) s) to \(DiagnosticText.sanitized(OutputFile.displayName(outputPath))) (\(plainOutput ? "plain CSV" : "MotionBatch format \(RecordingFormat.currentVersion)")).")
         } catch let error as RecordingError {
             throw CLIError.failure("\(error)")
         } catch let error as SystemError {

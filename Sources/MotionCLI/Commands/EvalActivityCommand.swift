@@ -146,7 +146,8 @@ enum EvalActivityCommand {
         return out
     }
 
-    /// The JSON document (keys documented in docs/activity-classifier.md).
+    /// The JSON document (keys documented in docs/activity-classifier.md;
+    /// docs/schemas/eval-activity.schema.json).
     static func json(_ r: ActivityEvaluation.Report, verdicts: [TargetVerdict], seconds: Double) -> JSONValue {
         func agreement(_ a: ActivityAgreement) -> JSONValue {
             .object([
@@ -172,6 +173,7 @@ enum EvalActivityCommand {
             ]) })
         }
         return .object([
+            ("schema", .number(1)),
             ("labelled", .object([
                 ("recordings", .number(r.labelled.files.count)),
                 ("groups", .array(r.labelled.groups.map { g in .object([

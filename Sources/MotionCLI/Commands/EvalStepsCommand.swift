@@ -99,7 +99,7 @@ enum EvalStepsCommand {
                     do { results = try StepEvaluation(corpus: corpus, configuration: config).run { status("counting " + $0) } } catch { throw fail(error) }
                     status("")
                     if args.flag("json") {
-                        io.out("{\"sets\":\(setsJSON(results)),\"in_sample_targets\":\(verdictsJSON(StepEvaluation.verdicts(results)))}")
+                        io.out(inSampleJSON(results))
                     } else {
                         for r in results { table(r, crossValidated: nil, io: io) }
                         io.out("In-sample figures only (--in-sample): the targets judge the cross-validated figures.")
@@ -332,6 +332,14 @@ enum EvalStepsCommand {
         io.out("")
     }
 
+    /// The version of both JSON documents (docs/schemas/eval-steps.schema.json).
+    static let schema = 1
+
+    /// The `--in-sample --json` document: the sets and the in-sample targets.
+    static func inSampleJSON(_ results: [StepEvaluation.SetResult]) -> String {
+        "{\"schema\":\(schema),\"sets\":\(setsJSON(results)),\"in_sample_targets\":\(verdictsJSON(StepEvaluation.verdicts(results)))}"
+    }
+
     /// The JSON document (keys documented in docs/step-counter.md).
     static func json(_ result: StepCrossValidation.Result, corpus: StepCorpus, rides: [RoughRideEvaluation.Scale], lower: [LowerRateStepEvaluation.Rate],
                      loadSeconds: Double, cvSeconds: Double) -> String {
@@ -342,7 +350,7 @@ enum EvalStepsCommand {
             return "{\"held_out\":\(q(x.heldOut)),\"parameters\":{\(values)},\"training_missed\":\(x.objective.missed),\"training_worst\":\(n(x.objective.worst)),\"training_loss\":\(n(x.objective.loss))}"
         }
         let space = result.space.dimensions.map { "{\"name\":\(q($0.name)),\"values\":[\($0.values.map(n).joined(separator: ","))]}" }.joined(separator: ",")
-        var o = "{\"sets\":\(setsJSON(result.inSample)),"
+        var o = "{\"schema\":\(schema),\"sets\":\(setsJSON(result.inSample)),"
         o += "\"cross_validation\":{\"sets\":\(setsJSON(result.crossValidated)),\"search\":[\(space)],"
         o += "\"full_search\":\(fold(result.fullSearch)),\"folds\":[\(result.folds.map(fold).joined(separator: ","))],"
         o += "\"counter_alone_false_steps_per_hour\":{\"in_sample\":\(n(result.counterAloneFalseStepsPerHour.inSample)),\"cross_validated\":\(n(result.counterAloneFalseStepsPerHour.crossValidated))},"

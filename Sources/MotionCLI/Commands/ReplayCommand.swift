@@ -79,6 +79,7 @@ enum ReplayCommand {
         let policy = try policy(args)
         if args.string("publish") != nil {
             guard files.count == 1, files[0] != "-" else { throw CLIError.usage("'--publish' simulates one board: give one FILE (not '-').") }
+            for o in ["jobs", "shard"] where args.string(o) != nil { throw CLIError.usage("'--\(o)' does not go with '--publish' (one simulated board).") }
             return try runPublishing(args, &io, path: files[0], policy: policy)
         }
         for o in ["pace"] where args.string(o) != nil { throw CLIError.usage("'--\(o)' needs '--publish URL'.") }

@@ -23,9 +23,10 @@ enum WakesCommand {
             model's worst sample latency. The headline compares it with per-sample delivery.
             With a RECORDING the stream is replayed at each rate (decimated below its own) and
             latency through the batcher and the step counter; sensors default to what it holds.
+            An empty RECORDING fails unless --allow-empty (then the report is the model's alone).
             Every parameter and its source: docs/wake-cost.md; --json keys: its section 6.
             """,
-            arguments: [ArgumentSpec("RECORDING", help: "Recording to replay at each configuration (optional; any dialect, '-' for standard input).", optional: true)],
+            arguments: [ArgumentSpec("RECORDING", help: "Recording to replay at each configuration (optional; any dialect, an app's export folder, a folder holding one recording, '-' for standard input).", optional: true)],
             options: [
                 .option("rates", value: "HZ,...", help: "Sampling rates (default 12.5,25,50,100,200)."),
                 .option("latencies", value: "S,...", help: "Batch latencies in seconds (default 0,0.1,0.2,0.5,1,2,5,10)."),
@@ -63,8 +64,8 @@ enum WakesCommand {
         guard let buffering = Buffering(rawValue: bufferingText) else {
             throw CLIError.usage("The value '\(bufferingText)' is invalid for '--buffering': expected 'hardware', 'software' or 'timed'.")
         }
-        let recording = args.argument("RECORDING")
         let input = try InputOptions.parse(args)
+        let recording = try args.argument("RECORDING").map { try oneRecording($0, input: input, io: io) }
         let open: (() throws -> RecordingReader)?
         do { open = try recording.map { try input.reopenable($0) } } catch { throw CLIError.failure("\(error)") }
         let sensors = try sensorSet(args, open: open)
@@ -93,13 +94,21 @@ enum WakesCommand {
             var bar = ProgressBar(label: "wakes \(recording!)", total: 2 * size, io: io)
             defer { bar.finish(io: io) }
             let barIO = io
-            outcome = try WakesReplay.run(open: {
-                let reader = try open()
-                if first == nil { first = reader }
-                return reader
-            }, rates: rates, latencies: latencies, progress: { pass, bytes in bar.update((pass - 1) * size + bytes, io: barIO) })
+            do {
+                outcome = try WakesReplay.run(open: {
+                    let reader = try open()
+                    if first == nil { first = reader }
+                    return reader
+                }, rates: rates, latencies: latencies, progress: { pass, bytes in bar.update((pass - 1) * size + bytes, io: barIO) })
+            } catch {
+                // An empty recording (no rate to replay) fails as in every command: the plausibility
+                // rule's finding; with --allow-empty it is a warning and the report the model's alone.
+                guard let warnings = first?.warnings, warnings.contains(where: { $0.kind == .emptyStream }) else { throw error }
+                bar.finish(io: io)
+                try input.report(warnings, to: io)
+            }
             bar.finish(io: io)
-            try input.report(first?.warnings ?? [], to: io)
+            if outcome != nil { try input.report(first?.warnings ?? [], to: io) }
             // Unless --rates asks for more, only the rates the recording holds are swept: a
             // higher rate cannot be replayed, and the model alone would judge it.
             if args.string("rates") == nil, let own = outcome?.rows.map(\.rateHz).max() {
@@ -127,6 +136,17 @@ enum WakesCommand {
                 for line in WakesReplay.summary(outcome).split(separator: "\n") { io.writeOut(TextTable.wrap(String(line))) }
             }
         }
+    }
+
+    /// The one recording `argument` names: itself, or for a folder of recordings (not an app's
+    /// export: ``EachFile``'s rule) the one inside it.
+    /// - Throws: ``CLIError/usage(_:)`` when the folder holds several recordings (wakes replays one).
+    static func oneRecording(_ argument: String, input: InputOptions, io: CommandIO) throws -> String {
+        guard EachFile.isFolderOfRecordings(argument) else { return argument }
+        let files = try EachFile.expand([argument], folders: EachFile.Folders(anyFile: input.dialect != nil), io: io)
+        guard files.count > 1 else { return files.first ?? argument }
+        let shown = files.prefix(3).map { DiagnosticText.escaped($0.utf8, limit: 80) }.joined(separator: ", ")
+        throw CLIError.usage("wakes takes one recording: \(DiagnosticText.escaped(argument.utf8, limit: 120)) is a folder of \(files.count) recordings (\(shown)\(files.count > 3 ? ", ..." : "")); give one of them.")
     }
 
     /// `--sensors` / `--gyro`, else the recording's sensors, else the accelerometer alone.

@@ -36,6 +36,7 @@ struct CSVDialect: RecordingDialect {
             guard let nl = bytes.firstIndex(of: 0x0A) else { return bytes.starts(with: Array("time_s,accel_x,accel_y,accel_z".utf8)) }
             var line = bytes[..<nl]
             if line.last == 0x0D { line = line.dropLast() }
+            if line.last == UInt8(ascii: ",") { line = line.dropLast() }  // a trailing separator is no column
             return Self.plainHeaders.contains(String(decoding: line, as: UTF8.self))
         case nil: return true
         }

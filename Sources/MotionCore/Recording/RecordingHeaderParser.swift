@@ -2,7 +2,8 @@
 /// line `# motionbatch-recording: 1` or `2`) and its column line, or the plain CSV column line
 /// (`time_s,accel_x,...`). Every problem is a ``RecordingError`` with the file, line and column
 /// (the character column within a `#` line, the field on the column line), bytes that are not
-/// printable shown escaped (`\x00`).
+/// printable shown escaped (`\x00`). One trailing separator on the column line is no column
+/// (`time_s,accel_x,accel_y,accel_z,`), as in every other text dialect.
 ///
 /// Checked besides the shape: header lines and values are printable UTF-8 (no control
 /// characters, which would be copied into outputs), a key appears once, the rates
@@ -100,7 +101,9 @@ struct RecordingHeaderParser {
 
     /// Parses the column line (`line`) into the header.
     private func columns(_ columnLine: String, format: RecordingFormat, metadata: [String: String], line: Int) throws -> RecordingHeader {
-        let names = columnLine.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var names = columnLine.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        // A trailing separator is no column (as in every other text dialect): one empty last name.
+        if names.count > 1, names.last == "" { names.removeLast() }
         guard names.first == format.timeColumn else {
             if format == .plain {
                 throw RecordingError(file: path, line: line, column: 1, problem: "missing header: expected '\(Self.ownHint)' or a plain CSV header '\(Self.plainHint)', found \(DiagnosticText.quoted(columnLine, limit: 60))")

@@ -5,7 +5,9 @@ import Glibc
 /// Parses the data rows of a recording from a block of whole lines, strictly: the hot loop reads
 /// each row's fields in place (no `String`, no per-line search for the newline: the parse itself
 /// must end exactly on the row's `\n`), and any row that fails is explained by a cold diagnosis
-/// naming the column and problem. Value type, safe to use on several threads at once.
+/// naming the column and problem. One trailing separator on a row (an empty field beyond the
+/// header's names) is no field, as in every other text dialect. Value type, safe to use on
+/// several threads at once.
 struct RecordingRowParser: Sendable {
     /// The file name used in errors.
     let path: String
@@ -118,8 +120,14 @@ struct RecordingRowParser: Sendable {
                 guard bytes[c] == comma else { fail(&out, row: row, diagnose(rowStart, end)); break }
                 c += 1
                 let lineEnd = Self.lineEnd(c, end)
-                let labelEnd = lineEnd > c && bytes[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd
-                switch labelCache.label(c, labelEnd - c) {
+                var labelEnd = lineEnd > c && bytes[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd
+                var field = labelCache.label(c, labelEnd - c)
+                if case .comma = field, bytes[labelEnd - 1] == comma {
+                    // One trailing separator (an empty last field) is no field, as in every dialect.
+                    labelEnd -= 1
+                    field = labelCache.label(c, labelEnd - c)
+                }
+                switch field {
                 case .value(let l): out.labels.append(l)
                 case .comma: fail(&out, row: row, diagnose(rowStart, end)); break rows
                 case .quoted:
@@ -134,6 +142,9 @@ struct RecordingRowParser: Sendable {
                 c += 1
             } else if bytes[c] == 0x0D && bytes[c + 1] == 0x0A {
                 c += 2
+            } else if bytes[c] == comma, bytes[c + 1] == 0x0A || (bytes[c + 1] == 0x0D && bytes[c + 2] == 0x0A) {
+                // One trailing separator (an empty last field) is no field, as in every dialect.
+                c += bytes[c + 1] == 0x0A ? 2 : 3
             } else {
                 fail(&out, row: row, diagnose(rowStart, end))
                 break
@@ -221,6 +232,9 @@ struct RecordingRowParser: Sendable {
         for i in 0...n where i == n || p[i] == 0x2C {
             fields.append((start, i - start))
             start = i + 1
+        }
+        if fields.count == columnNames.count + 1, fields[fields.count - 1].1 == 0 {
+            fields.removeLast()  // a trailing separator, as the fast parse reads it
         }
         if fields.count != columnNames.count {
             // The column where the line stops matching: the first missing or the first extra one.

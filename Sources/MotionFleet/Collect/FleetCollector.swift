@@ -12,11 +12,18 @@ import Glibc
 /// (``ReceivedMessage``), deduplicates by (board, session, sequence) (``DedupeLedger``, rebuilt
 /// from the files at start), and writes per board (docs/fleet.md, "collect"):
 /// - `DIR/<board>/<session>.ndjson`: every batch, event and summary message, one line each, in
-///   arrival order, appended and `fsync`ed once per loop pass;
+///   arrival order, appended and `fsync`ed once per loop pass, and the board's declarations of
+///   what its outbox limit dropped (``FleetDrops``: settled in the ledger and the samples chain,
+///   so that the acknowledgement goes on past them);
 /// - `DIR/<board>/<session>.samples.csv`: the `samples` messages' samples as a MotionBatch
 ///   recording (``CollectedSamples``), appended and `fsync`ed once per loop pass;
 /// - `DIR/<board>/<session>.summary.json`: the session's summary message (atomically);
-/// - `DIR/<board>/status.json`: the latest status with the time it was received (atomically).
+/// - `DIR/<board>/last_seen`: when its newest message arrived (wall-clock ns, 20 digits and a
+///   newline, rewritten in place and synced with the pass: the report's "last seen", which a copy
+///   of the directory keeps, unlike file times);
+/// - `DIR/<board>/status.json`: the latest status with the time it was received, and per session
+///   the largest figures its statuses carried (``StatusFigures``: a last will without them does
+///   not erase them) (atomically).
 /// Session files not written to for longer than the retention are deleted.
 public final class FleetCollector {
     /// What to subscribe to and where to write.
@@ -87,6 +94,12 @@ public final class FleetCollector {
     private let log: (String) -> Void
     private var client: MQTTClient?
     private var lastStatus: [String: String] = [:]
+    /// Per board, the largest figures its statuses carried per session.
+    private var statusFigures: [String: StatusFigures] = [:]
+    /// Per board with a message in this pass, when its newest one arrived (wall-clock ns).
+    private var lastSeen: [String: Int64] = [:]
+    /// The name of a board's last-seen file.
+    static let lastSeenName = "last_seen"
     /// Per board, its sessions written most recently (oldest first, at most ``FleetAck/recentSessions``).
     private var recent: [String: [String]] = [:]
     /// Per board, the sessions written since its last acknowledgement (oldest first): all are
@@ -103,12 +116,19 @@ public final class FleetCollector {
     private var frozen: [String: FleetAck.Session] = [:]
     private var lastAck: [String: FleetAck.Session] = [:]
     private var pathKeys: [String: (board: String, session: String)] = [:]
+    /// Per `board/session`, the last drops declaration written (a resent one is not written again).
+    private var lastDrops: [String: FleetDrops] = [:]
     /// Acknowledgements published.
     public private(set) var acksPublished = 0
     /// With ``Configuration/recordSyncTimes``: each written batch, event and summary message
     /// (board, sequence number) and the monotonic time (ns) its `fsync` ended.
     public private(set) var syncLog: [(board: String, sequence: Int, syncedAt: Int64)] = []
     private var unsyncedLog: [(board: String, sequence: Int)] = []
+    /// What an MQTT PUBLISH packet holds besides its payload, bytes, allowed above
+    /// ``Configuration/maxPayloadBytes`` in the maximum packet size the collector announces:
+    /// the fixed header (at most 5), the topic (2 + a fleet topic: a prefix of at most 200, a
+    /// board id of at most 64, a kind) , the packet id (2) and a few properties.
+    static let packetAllowance = 1024
     /// Session files kept open at most (a quarter of the descriptor limit, 64...4096).
     static let maxOpenFiles: Int = {
         var r = rlimit()
@@ -150,6 +170,7 @@ public final class FleetCollector {
             if let bytes = try? FileDescriptor.openForReading(bdir + "/status.json").readToEnd(), let text = String(validating: bytes, as: UTF8.self),
                let r = text.range(of: ",\"status\":"), text.hasSuffix("}\n") {
                 lastStatus[b.name] = String(text[r.upperBound...].dropLast(2))
+                if let node = try? JSONReader.parse(bytes) { statusFigures[b.name] = StatusFigures(node["sessions"]) }
             }
             for e in entries where e.isRegularFile && e.name.hasSuffix(".ndjson") {
                 let session = String(e.name.dropLast(7))
@@ -162,6 +183,11 @@ public final class FleetCollector {
                     let parts = FleetAck.count(r.node["parts"]).map { max($0, 1) } ?? 1
                     let part = FleetAck.count(r.node["part"]).map { min(max($0, 1), parts) } ?? 1
                     chain.advance(b.name + "/" + session, to: SamplesChain.Position(sequence: r.sequence, part: part, parts: parts))
+                }
+                for line in lines.drops {
+                    guard case .success(let d) = FleetDrops.parse(line.node) else { continue }
+                    settle(d, board: b.name, session: session)
+                    lastDrops[b.name + "/" + session] = d
                 }
                 for s in lines.skipped {
                     counters.skippedLines += 1
@@ -287,6 +313,9 @@ public final class FleetCollector {
         o.cleanStart = false
         // A pass's worth of messages in flight (the window below), not the broker's 20.
         o.receiveMaximum = 5000
+        // A message above --max-payload never reaches the collector's memory: the broker drops
+        // it for this client (whatever its own message_size_limit).
+        o.maximumPacketSize = configuration.maxPayloadBytes + Self.packetAllowance
         o.user = configuration.url.user
         o.password = configuration.password
         o.caFile = configuration.url.tls ? configuration.caFile : nil
@@ -314,12 +343,19 @@ public final class FleetCollector {
             if m.kind == .status {
                 // A retained status the broker delivers again (a collector restart) is not news.
                 if retained, lastStatus[m.board] == m.payload { return }
+                lastSeen[m.board] = WallClock.nanoseconds()
                 lastStatus[m.board] = m.payload
+                if let node = try? JSONReader.parse(Array(m.payload.utf8)) { statusFigures[m.board, default: StatusFigures()].merge(node) }
                 let wall = WallClock.nanoseconds()
-                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(wall))\",\"received_ns\":\(wall),\"status\":\(m.payload)}\n", to: bdir + "/status.json", board: bdir)
+                let sessions = (statusFigures[m.board] ?? StatusFigures()).json.serialized()
+                // `sessions` before `status`: the status is the file's tail (read back as it is).
+                writeAtomic("{\"received_utc\":\"\(UTCTime.iso8601(wall))\",\"received_ns\":\(wall),\"sessions\":\(sessions),\"status\":\(m.payload)}\n",
+                            to: bdir + "/status.json", board: bdir)
                 return
             }
+            lastSeen[m.board] = WallClock.nanoseconds()
             if m.kind == .samples { return receiveSamples(m, directory: bdir) }
+            if m.kind == .drops { return receiveDrops(m, directory: bdir) }
             noteWritten(board: m.board, session: m.session)
             guard ledger.take(board: m.board, session: m.session, sequence: m.sequence) else { counters.duplicates += 1; return }
             counters.accepted += 1
@@ -374,6 +410,39 @@ public final class FleetCollector {
             counters.rejected += 1
             log("collect: writing \(name) failed: \(error)")
         }
+    }
+
+    /// A board's declaration of what its outbox limit dropped of a session: the numbers it names
+    /// are settled (the acknowledgement and the samples chain go on past them) and the declaration
+    /// is written to the session's `.ndjson` (so that a restarted collector and `collect report`
+    /// know them), then acknowledged after the pass's `fsync` like a message.
+    private func receiveDrops(_ m: ReceivedMessage, directory: String) {
+        noteWritten(board: m.board, session: m.session)
+        guard let node = try? JSONReader.parse(Array(m.payload.utf8)), case .success(let d) = FleetDrops.parse(node) else { return }
+        let key = m.board + "/" + m.session
+        let moved = settle(d, board: m.board, session: m.session)
+        guard moved || lastDrops[key] != d else { counters.duplicates += 1; return }
+        lastDrops[key] = d
+        counters.accepted += 1
+        let path = directory + "/" + m.session + ".ndjson"
+        do {
+            try file(path, board: directory).write(Array((m.payload + "\n").utf8))
+            touched.insert(path)
+            pathKeys[path] = (m.board, m.session)
+        } catch {
+            freeze(board: m.board, session: m.session)
+            log("collect: writing \(path) failed: \(error)")
+        }
+    }
+
+    /// Settles a declaration in the ledger and the samples chain. - Returns: whether anything moved.
+    @discardableResult
+    private func settle(_ d: FleetDrops, board: String, session: String) -> Bool {
+        var moved = ledger.settle(board: board, session: session, d.ranges)
+        if let s = d.samplesThrough {
+            moved = chain.settle(board + "/" + session, through: SamplesChain.Position(sequence: s.sequence, part: s.part, parts: s.parts)) || moved
+        }
+        return moved
     }
 
     private func reject(_ reason: FleetMessageSchema.Reason, _ detail: String, now: Int64) {
@@ -478,6 +547,7 @@ public final class FleetCollector {
             }
         }
         receipts.removeAll()
+        writeLastSeen()
         if touched.count >= configuration.syncFileSystemFrom, FileDescriptor.canSyncFileSystem {
             // One write-back and one flush for every file of the pass: one syncfs per file system
             // (a board directory may be a mount point of its own); a file whose device is unknown
@@ -522,6 +592,32 @@ public final class FleetCollector {
         if samples.openCount > Self.maxOpenFiles { samples.closeAll() }
     }
 
+    /// Rewrites each board's `last_seen` of this pass in place (one `pwrite` of a fixed-size
+    /// line, within a sector: never torn), synced with the pass's files.
+    private func writeLastSeen() {
+        for (board, ns) in lastSeen {
+            let bdir = configuration.outputDir + "/" + board
+            let path = bdir + "/" + Self.lastSeenName
+            do {
+                let fd: FileDescriptor
+                if let f = files[path] {
+                    fd = f
+                } else {
+                    if !Directory.exists(bdir) { try Directory.create(bdir) }
+                    fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT)
+                    files[path] = fd
+                    if let d = try? fd.identity().device, d != 0 { devices[path] = d }
+                }
+                let digits = String(max(ns, 0))
+                try fd.write(Array((String(repeating: "0", count: max(0, 20 - digits.count)) + digits + "\n").utf8), at: 0)
+                touched.insert(path)
+            } catch {
+                log("collect: writing \(path) failed: \(error)")
+            }
+        }
+        lastSeen.removeAll()
+    }
+
     private func applyRetention(now: Int64) {
         lastRetention = now
         guard let keep = configuration.retentionNanoseconds else { return }
@@ -541,6 +637,7 @@ public final class FleetCollector {
                 }
                 samples.forget(board: b.name, session: session)
                 chain.forget(b.name + "/" + session)
+                lastDrops[b.name + "/" + session] = nil
                 counters.expired += 1
                 log("collect: deleted \(b.name)/\(e.name) (older than the retention)")
             }

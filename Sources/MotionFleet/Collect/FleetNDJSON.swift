@@ -35,6 +35,9 @@ public struct FleetNDJSON {
     /// ``SamplesChain`` position across a restart): `type` "samples", `seq`, `part`, `parts`,
     /// `prev_seq`, `count`.
     public var samples: [Line] = []
+    /// The board's declarations of what its outbox limit dropped of the session (``FleetDrops``;
+    /// `type` "drops", `sequence` 0), in file order.
+    public var drops: [Line] = []
     /// The lines skipped.
     public var skipped: [Skipped] = []
     /// Bytes of a torn final line.
@@ -56,6 +59,8 @@ public struct FleetNDJSON {
             case .success(let m):
                 if m.type == FleetMessage.Kind.samples.rawValue {
                     out.samples.append(Line(type: m.type, sequence: m.sequence, node: m.node))
+                } else if m.type == FleetMessage.Kind.drops.rawValue {
+                    out.drops.append(Line(type: m.type, sequence: 0, node: m.node))
                 } else {
                     out.messages.append(Line(type: m.type, sequence: m.sequence, node: m.node))
                 }

@@ -6,7 +6,8 @@ import MotionSystem
 /// The fleet report (`collect report DIR`): per board, from what `collect` wrote, the steps,
 /// the time per activity, the wake-ups per hour, the lost samples, the battery estimate, the
 /// messages missing (per session: gaps and the tail after the last one received, against the
-/// board's own `last_seq`), what its outbox dropped, the state and when it was last seen.
+/// board's own `last_seq`), the messages its outbox limit dropped (declared by the board:
+/// ``FleetDrops``; reported apart, not as missing), the state and when it was last seen.
 /// Finished sessions (their summary arrived) give the steps, samples, lost samples and activity
 /// time; unfinished ones are counted apart (their last batch's steps in ``Board/unfinishedSteps``).
 /// Rates are the latest session's wake-up counts per hour of its recording's own clock (sample
@@ -22,13 +23,21 @@ public struct FleetReport {
         public var finishedSessions = 0
         /// Messages collected.
         public var messages = 0
-        /// Sequence numbers missing (not received or dropped by the board's outbox limit): the
-        /// sum of ``missingBySession``.
+        /// Sequence numbers missing (not received, and not declared dropped by the board): the
+        /// sum of the ``missingBySession`` totals.
         public var missing = 0
-        /// Per session with something missing: the gaps and the tail.
+        /// Batch and event sequence numbers the board declared dropped (its `--outbox-max`) and
+        /// the collector does not have.
+        public var droppedMessages = 0
+        /// Per session with something missing or dropped: the gaps, the tail and the drops.
         public var missingBySession: [Missing] = []
-        /// Messages the board's outbox limit dropped (its latest status or summary).
+        /// Messages (all kinds) the board's outbox limit dropped before the broker took them,
+        /// summed over the sessions (per session the board's latest count: its declaration,
+        /// summary or status).
         public var outboxDropped = 0
+        /// Messages the board's outbox limit dropped after the broker had taken them (they may
+        /// have arrived), summed over the sessions.
+        public var outboxDroppedTaken = 0
         /// Nothing but its status arrived.
         public var knownOnlyFromStatus = false
         /// Steps of the finished sessions (nil when none counted steps).
@@ -49,7 +58,10 @@ public struct FleetReport {
         public var batteryLifeHours: Double?
         /// The latest status (`online`, `paused`, `lost`, `offline`).
         public var state: String?
-        /// When the board was last heard of (the newest of its files, UTC, ISO 8601).
+        /// When the board was last heard of: the receive time of its newest message as the
+        /// collector stored it (its `last_seen` file, the status's `received_ns`); only a directory
+        /// without either (an older collector's) falls back to its files' modification times
+        /// (UTC, ISO 8601).
         public var lastSeenUTC: String?
 
         /// Sessions whose summary has not arrived.
@@ -61,18 +73,50 @@ public struct FleetReport {
         }
     }
 
-    /// What is missing of one session.
+    /// What is missing (and what was dropped) of one session.
     public struct Missing: Sendable, Equatable {
         /// The session id.
         public var session: String
-        /// Ranges of sequence numbers not received below the highest received (at most 20 listed).
+        /// Ranges of sequence numbers not received below the highest received and not declared
+        /// dropped (at most 20 listed).
         public var gaps: [ClosedRange<Int>]
         /// Messages in the gaps (all of them, also beyond the 20 listed).
         public var inGaps: Int
-        /// Messages after the last received, up to the board's own `last_seq` (summary or status).
+        /// Messages after the last received, up to the board's own `last_seq` (summary or status),
+        /// not declared dropped.
         public var tail: Int
-        /// All missing.
+        /// Ranges of sequence numbers the board declared dropped and that were not received (at most 20 listed).
+        public var dropped: [ClosedRange<Int>] = []
+        /// Messages declared dropped and not received (all of them).
+        public var inDropped = 0
+        /// All missing (not the dropped ones).
         public var total: Int { inGaps.addingReportingOverflow(tail).overflow ? .max : inGaps + tail }
+
+        /// Creates a value.
+        public init(session: String, gaps: [ClosedRange<Int>], inGaps: Int, tail: Int, dropped: [ClosedRange<Int>] = [], inDropped: Int = 0) {
+            self.session = session
+            self.gaps = gaps
+            self.inGaps = inGaps
+            self.tail = tail
+            self.dropped = dropped
+            self.inDropped = inDropped
+        }
+    }
+
+    /// What a board's statuses said of one session (the largest figures received).
+    public struct SessionStatus: Sendable, Equatable {
+        /// The board's last sequence number in the session.
+        public var lastSequence: Int?
+        /// Its `outbox_dropped`.
+        public var dropped: Int?
+        /// Its `outbox_dropped_taken`.
+        public var droppedTaken: Int?
+        /// Creates a value.
+        public init(lastSequence: Int? = nil, dropped: Int? = nil, droppedTaken: Int? = nil) {
+            self.lastSequence = lastSequence
+            self.dropped = dropped
+            self.droppedTaken = droppedTaken
+        }
     }
 
     /// The boards, by id.
@@ -91,6 +135,7 @@ public struct FleetReport {
             let bdir = dir + "/" + b.name
             var sessions: [(name: String, modified: Int64, lines: FleetNDJSON)] = []
             var lastModified: Int64 = 0
+            var stored: Int64?
             var status: JSONNode?
             let files: [Directory.Entry]
             do { files = try Directory.entries(of: bdir) } catch { throw .io("cannot list \(bdir): \(error)") }
@@ -99,7 +144,14 @@ public struct FleetReport {
                 if f.name == "status.json" {
                     let bytes = (try? FileDescriptor.openForReading(path).readToEnd()) ?? []
                     status = try? JSONReader.parse(bytes)
-                    if integer(status?["received_ns"]) == nil { lastModified = max(lastModified, f.modified) }
+                    if let ns = integer(status?["received_ns"]) { stored = max(stored ?? 0, Int64(ns)) } else { lastModified = max(lastModified, f.modified) }
+                    continue
+                }
+                if f.name == FleetCollector.lastSeenName {
+                    let bytes = (try? FileDescriptor.openForReading(path).readToEnd()) ?? []
+                    if let ns = Int64(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), ns > 0 {
+                        stored = max(stored ?? 0, ns)
+                    }
                     continue
                 }
                 lastModified = max(lastModified, f.modified)
@@ -111,43 +163,71 @@ public struct FleetReport {
                     sessions.append((String(f.name.dropLast(7)), f.modified, lines))
                 }
             }
-            var statusLast: (session: String, sequence: Int)?
-            if case .string(let s)? = status?["status"]?["session"]?.value, let n = integer(status?["status"]?["last_seq"]) { statusLast = (s, n) }
-            var row = board(b.name, sessions: sessions.sorted { ($0.modified, $0.name) < ($1.modified, $1.name) }.map { ($0.name, $0.lines) }, statusLast: statusLast)
-            if let d = integer(status?["status"]?["outbox_dropped"]) { row.outboxDropped = max(row.outboxDropped, d) }
+            let statuses = sessionStatuses(status)
+            var row = board(b.name, sessions: sessions.sorted { ($0.modified, $0.name) < ($1.modified, $1.name) }.map { ($0.name, $0.lines) }, statuses: statuses)
             // A session known only from the status: everything it sent is missing.
-            if let sl = statusLast, sl.sequence > 0, !sessions.contains(where: { $0.name == sl.session }) {
-                row.missingBySession.append(Missing(session: sl.session, gaps: [], inGaps: 0, tail: sl.sequence))
-                row.missing = row.missing.addingReportingOverflow(sl.sequence).overflow ? .max : row.missing + sl.sequence
+            for (name, st) in statuses.sorted(by: { $0.key < $1.key }) where !sessions.contains(where: { $0.name == name }) {
+                row.outboxDropped = add(row.outboxDropped, st.dropped ?? 0)
+                row.outboxDroppedTaken = add(row.outboxDroppedTaken, st.droppedTaken ?? 0)
+                guard let n = st.lastSequence, n > 0 else { continue }
+                row.missingBySession.append(Missing(session: name, gaps: [], inGaps: 0, tail: n))
+                row.missing = add(row.missing, n)
             }
             row.knownOnlyFromStatus = sessions.isEmpty && status != nil
             if case .string(let state)? = status?["status"]?["state"]?.value { row.state = state }
-            if let ns = integer(status?["received_ns"]) { lastModified = max(lastModified, Int64(ns)) }
-            if lastModified > 0 { row.lastSeenUTC = UTCTime.iso8601(lastModified) }
+            if let ns = stored ?? (lastModified > 0 ? lastModified : nil) { row.lastSeenUTC = UTCTime.iso8601(ns) }
             report.boards.append(row)
         }
         return report
     }
 
+    /// The sessions a `status.json` knows (its `sessions`, the largest figures of each session's
+    /// statuses, and its latest status).
+    static func sessionStatuses(_ file: JSONNode?) -> [String: SessionStatus] {
+        var out: [String: SessionStatus] = [:]
+        func merge(_ n: JSONNode?) {
+            guard case .string(let s)? = n?["session"]?.value else { return }
+            var st = out[s] ?? SessionStatus()
+            func larger(_ a: Int?, _ b: Int?) -> Int? { b.map { max(a ?? 0, $0) } ?? a }
+            st.lastSequence = larger(st.lastSequence, integer(n?["last_seq"]))
+            st.dropped = larger(st.dropped, integer(n?["outbox_dropped"]))
+            st.droppedTaken = larger(st.droppedTaken, integer(n?["outbox_dropped_taken"]))
+            out[s] = st
+        }
+        if case .array(let list)? = file?["sessions"]?.value { for n in list { merge(n) } }
+        merge(file?["status"])
+        return out
+    }
+
     /// A board's row from its sessions, oldest first (pure). Every sum saturates (the figures
     /// were range-checked when they entered; many sessions still cannot overflow).
-    /// - Parameter statusLast: the session and `last_seq` of the board's latest status.
-    public static func board(_ id: String, sessions: [(name: String, lines: FleetNDJSON)], statusLast: (session: String, sequence: Int)? = nil) -> Board {
+    /// - Parameter statuses: per session, what the board's statuses said (`last_seq`, drop counts).
+    public static func board(_ id: String, sessions: [(name: String, lines: FleetNDJSON)], statuses: [String: SessionStatus] = [:]) -> Board {
         var row = Board(board: id)
         var activity: [(String, Double)] = []
-        func add(_ a: Int, _ b: Int) -> Int { let (s, o) = a.addingReportingOverflow(b); return o ? .max : s }
         for (name, file) in sessions {
             row.sessions += 1
             row.messages = add(row.messages, file.messages.count)
             let summary = file.messages.last { $0.type == "summary" }?.node
             let batch = file.messages.last { $0.type == "batch" }?.node
+            var declared: [ClosedRange<Int>] = []
+            var dropped = [integer(summary?["outbox_dropped"]) ?? 0, statuses[name]?.dropped ?? 0].max()!
+            var droppedTaken = [integer(summary?["outbox_dropped_taken"]) ?? 0, statuses[name]?.droppedTaken ?? 0].max()!
+            for line in file.drops {
+                guard case .success(let d) = FleetDrops.parse(line.node) else { continue }
+                declared = DedupeLedger.union(declared, d.ranges)
+                dropped = max(dropped, d.dropped)
+                droppedTaken = max(droppedTaken, d.droppedTaken)
+            }
             var last = summary.flatMap { s in integer(s["seq"]).map { max($0, integer(s["last_seq"]) ?? 0) } } ?? 0
-            if let sl = statusLast, sl.session == name { last = max(last, sl.sequence) }
-            if let m = missing(session: name, Set(file.messages.map(\.sequence)), last: last) {
+            last = max(last, statuses[name]?.lastSequence ?? 0, declared.last?.upperBound ?? 0)
+            if let m = missing(session: name, Set(file.messages.map(\.sequence)), last: last, declared: declared) {
                 row.missingBySession.append(m)
                 row.missing = add(row.missing, m.total)
+                row.droppedMessages = add(row.droppedMessages, m.inDropped)
             }
-            if let d = integer(summary?["outbox_dropped"]) { row.outboxDropped = max(row.outboxDropped, d) }
+            row.outboxDropped = add(row.outboxDropped, dropped)
+            row.outboxDroppedTaken = add(row.outboxDroppedTaken, droppedTaken)
             if summary != nil { row.finishedSessions += 1 }
             let source = summary ?? batch
             if let s = integer(source?["steps"]) {
@@ -179,23 +259,44 @@ public struct FleetReport {
         return row
     }
 
+    /// A saturating sum.
+    static func add(_ a: Int, _ b: Int) -> Int { let (s, o) = a.addingReportingOverflow(b); return o ? .max : s }
+
     /// What is missing of a session that holds `seqs` and whose board's own last sequence number
-    /// is `last` (0: unknown); nil when nothing is.
-    static func missing(session: String, _ seqs: Set<Int>, last: Int) -> Missing? {
-        let sorted = seqs.sorted()
-        var gaps: [ClosedRange<Int>] = []
-        var inGaps = 0
-        var expected = 1
-        for s in sorted {
-            if s > expected {
-                if gaps.count < 20 { gaps.append(expected...(s - 1)) }
-                inGaps += s - expected
+    /// is `last` (0: unknown), the numbers in `declared` (ascending, disjoint: the board's drops)
+    /// counted as dropped, not missing; nil when nothing is either.
+    /// - Complexity: O(n log n + r) for n numbers held and r ranges declared.
+    static func missing(session: String, _ seqs: Set<Int>, last: Int, declared: [ClosedRange<Int>] = []) -> Missing? {
+        var m = Missing(session: session, gaps: [], inGaps: 0, tail: 0)
+        var cursor = 0  // declared ranges before it end below every range still to account
+        // `r` (not received; after the last received when `tail`): its declared part is dropped, the rest missing.
+        func account(_ r: ClosedRange<Int>, tail: Bool) {
+            while cursor < declared.count, declared[cursor].upperBound < r.lowerBound { cursor += 1 }
+            var from = r.lowerBound
+            var j = cursor
+            func lacking(_ piece: ClosedRange<Int>) {
+                if tail { m.tail = add(m.tail, piece.count); return }
+                if m.gaps.count < 20 { m.gaps.append(piece) }
+                m.inGaps = add(m.inGaps, piece.count)
             }
+            while j < declared.count, declared[j].lowerBound <= r.upperBound {
+                let d = max(declared[j].lowerBound, r.lowerBound)...min(declared[j].upperBound, r.upperBound)
+                if d.lowerBound > from { lacking(from...(d.lowerBound - 1)) }
+                if m.dropped.count < 20 { m.dropped.append(d) }
+                m.inDropped = add(m.inDropped, d.count)
+                from = d.upperBound + 1
+                j += 1
+            }
+            if from <= r.upperBound { lacking(from...r.upperBound) }
+        }
+        var expected = 1
+        for s in seqs.sorted() {
+            if s > expected { account(expected...(s - 1), tail: false) }
             expected = s + 1
         }
-        let tail = max(0, last - (sorted.last ?? 0))
-        guard inGaps + tail > 0 else { return nil }
-        return Missing(session: session, gaps: gaps, inGaps: inGaps, tail: tail)
+        if last >= expected { account(expected...last, tail: true) }
+        guard m.total > 0 || m.inDropped > 0 else { return nil }
+        return m
     }
 
     /// A finite number (not a boolean), nil otherwise.

@@ -4,7 +4,8 @@
 /// writes a message only when it is the next one. A message after a gap is not written (the
 /// board still holds the missing one and sends it again, then this one: its acknowledgement
 /// does not pass the gap), and the acknowledgement (``FleetAck/Session/samplesSequence``,
-/// ``FleetAck/Session/samplesPart``) is this position, never a maximum. Pure.
+/// ``FleetAck/Session/samplesPart``) is this position, never a maximum; a board's declaration
+/// of dropped samples messages moves it past them (``settle(_:through:)``). Pure.
 struct SamplesChain: Sendable {
     /// A written message's place.
     struct Position: Sendable, Equatable {
@@ -46,6 +47,19 @@ struct SamplesChain: Sendable {
     mutating func advance(_ key: String, to position: Position) {
         if let p = positions[key], (position.sequence, position.part) <= (p.sequence, p.part) { return }
         positions[key] = position
+    }
+
+    /// Settles the session's samples messages up to `position`, the newest one its board declared
+    /// dropped (``FleetDrops/samplesThrough``): the board drops samples oldest first, so every one
+    /// before it that this collector has not written was dropped too or written by another
+    /// collector, and none of them will come. The chain resumes after it (also in a session this
+    /// collector had no position for).
+    /// - Returns: whether the position moved.
+    @discardableResult
+    mutating func settle(_ key: String, through position: Position) -> Bool {
+        if let p = positions[key], (position.sequence, position.part) <= (p.sequence, p.part) { return false }
+        positions[key] = position
+        return true
     }
 
     /// The acknowledged position: the sequence number, and the part when not all of that batch's

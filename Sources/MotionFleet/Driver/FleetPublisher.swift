@@ -31,6 +31,9 @@ public final class FleetPublisher {
         public var settings = PublishMachine.Settings()
         /// The MQTT keepalive, s: at least the batch latency (so that it never needs a wake-up of its own).
         public var keepaliveSeconds = 60
+        /// The status is sent again (with what the board sent so far) in the first batch wake-up
+        /// this long after the last one (`--status-interval`, default 60 s).
+        public var statusIntervalNanoseconds: Int64 = 60_000_000_000
 
         /// Creates a configuration.
         public init(url: FleetURL, board: String, session: String, outboxPath: String) {
@@ -49,6 +52,9 @@ public final class FleetPublisher {
     public private(set) var machine: PublishMachine
     /// What the outbox held when it was opened (messages of an earlier run not yet acknowledged).
     public let restored: Int
+    /// The last will set at the next connection (the broker publishes it, retained, when the
+    /// connection dies): the latest status's counts with the state `offline`; nil: `offline` alone.
+    public var will: FleetMessage?
     private let file: OutboxFile
     private var client: MQTTClient?
     private var mids: [Int32: Int64] = [:]
@@ -104,7 +110,7 @@ public final class FleetPublisher {
     /// - Returns: messages still unacknowledged.
     @discardableResult
     public func finish(deadline: Int64) -> Int {
-        while machine.backlog > 0 && (machine.awaitingBroker > 0 || !machine.collectorsOnline.isEmpty) {
+        while machine.backlog > 0 && (machine.awaitingBroker > 0 || machine.collectorOnline) {
             let now = MonotonicClock.nanoseconds()
             guard now < deadline else { break }
             perform(machine.handle(.wake(now: now)), now: now)
@@ -248,7 +254,9 @@ public final class FleetPublisher {
         o.user = configuration.url.user
         o.password = configuration.password
         o.caFile = configuration.url.tls ? configuration.caFile : nil
-        o.will = (topics.topic(.status), FleetMessage.status(.offline, board: configuration.board, session: configuration.session, dropped: machine.dropped).payload, true)
+        let d = machine.drops(session: configuration.session)
+        o.will = (topics.topic(.status), (will ?? FleetMessage.status(.offline, board: configuration.board, session: configuration.session,
+                                                                       dropped: d.dropped, droppedTaken: d.droppedTaken)).payload, true)
         do {
             let c = try MQTTClient(o)
             try c.connect(host: configuration.url.host, port: configuration.url.port, keepaliveSeconds: configuration.keepaliveSeconds)

@@ -25,13 +25,21 @@ public struct OutboxEntry: Sendable, Equatable {
     /// Its session id, sequence number and part (a `samples` message's `part`, else 1), read
     /// from the payload (nil for a payload without them).
     public var position: (session: String, sequence: Int, part: Int)? {
+        place.map { ($0.session, $0.sequence, $0.part) }
+    }
+
+    /// ``position`` and the parts of its batch's samples (`parts`, else 1).
+    public var place: (session: String, sequence: Int, part: Int, parts: Int)? {
         let bytes = Array(payload.utf8)
         guard let node = try? JSONReader.parse(bytes, maxBytes: max(bytes.count, 1)),
               case .string(let session)? = node["session"]?.value, case .number(let seq)? = node["seq"]?.value,
               seq >= 1, seq <= Double(FleetMessageSchema.maxSequence), seq.rounded() == seq else { return nil }
-        var part = 1
-        if case .number(let p)? = node["part"]?.value, p >= 1, p <= Double(FleetSamples.maxSamples), p.rounded() == p { part = Int(p) }
-        return (session, Int(seq), part)
+        func small(_ key: String) -> Int? {
+            guard case .number(let p)? = node[key]?.value, p >= 1, p <= Double(FleetSamples.maxSamples), p.rounded() == p else { return nil }
+            return Int(p)
+        }
+        let part = small("part") ?? 1
+        return (session, Int(seq), part, max(small("parts") ?? 1, part))
     }
 
     /// Its size in the journal (the `+` line), bytes.

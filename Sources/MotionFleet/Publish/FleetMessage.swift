@@ -20,6 +20,8 @@ public struct FleetMessage: Sendable, Equatable {
         case summary
         /// The board's state (retained; never journaled: only the latest counts).
         case status
+        /// What the outbox limit dropped of a session (``FleetDrops``; journaled, never dropped).
+        case drops
     }
 
     /// The board's states in `status` messages.
@@ -45,20 +47,24 @@ public struct FleetMessage: Sendable, Equatable {
         self.payload = payload
     }
 
-    /// The message for `object` (an NDJSON object with `type`, `session`, `seq`) of `board`.
+    /// The message for `object` (an NDJSON object with `type`, `session`, `seq`) of `board`: the
+    /// fleet's `schema` and `board` in front of its members (its own `schema`, the NDJSON line's
+    /// version, left out: the fleet schema versions the message).
     public static func wrap(_ kind: Kind, board: String, _ object: JSONValue) -> FleetMessage {
         guard case .object(let members) = object else { preconditionFailure("a fleet message is a JSON object") }
         let head: [(String, JSONValue)] = [("schema", .number(schemaVersion)), ("board", .string(board))]
-        return FleetMessage(kind: kind, payload: JSONValue.object(head + members).serialized())
+        return FleetMessage(kind: kind, payload: JSONValue.object(head + members.filter { $0.0 != "schema" }).serialized())
     }
 
-    /// A `status` message: the state, the messages the outbox limit dropped, and (when known)
-    /// what the board sent in the session so far (per kind) and its last sequence number, so that
-    /// a collector can tell what it is missing.
-    public static func status(_ state: State, board: String, session: String, dropped: Int = 0,
+    /// A `status` message: the state, the session's messages the outbox limit dropped (apart:
+    /// those the broker had not taken, `outbox_dropped`, and those it had, `outbox_dropped_taken`),
+    /// and (when known) what the board sent in the session so far (per kind) and its last sequence
+    /// number, so that a collector can tell what it is missing.
+    public static func status(_ state: State, board: String, session: String, dropped: Int = 0, droppedTaken: Int = 0,
                               sent: [Kind: Int]? = nil, lastSequence: Int? = nil) -> FleetMessage {
         var members: [(String, JSONValue)] = [("type", .string("status")), ("session", .string(session)),
-                                              ("state", .string(state.rawValue)), ("outbox_dropped", .number(dropped))]
+                                              ("state", .string(state.rawValue)), ("outbox_dropped", .number(dropped)),
+                                              ("outbox_dropped_taken", .number(droppedTaken))]
         if let sent { members.append(("sent", sentObject(sent))) }
         if let lastSequence { members.append(("last_seq", .number(lastSequence))) }
         return wrap(.status, board: board, .object(members))

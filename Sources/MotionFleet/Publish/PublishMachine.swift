@@ -9,7 +9,8 @@ import MotionCore
 /// Guarantees it keeps (docs/fleet.md, "The outbox"):
 /// - a message is journaled (``Action/append(_:)``) and synced (``Action/sync``) before it is
 ///   published, and leaves the outbox only when acknowledged (or refused, or dropped);
-/// - messages are published in order, oldest first, at most ``Settings/inFlightLimit`` unacknowledged;
+/// - messages are published in order, oldest first (a session's drops declaration before them),
+///   at most ``Settings/inFlightLimit`` unacknowledged;
 ///   after a lost connection every unacknowledged one is published again, in order;
 /// - with ``AckMode/collector`` (the default) an entry leaves the outbox only when a collector's
 ///   ``FleetAck`` covers it: the broker's PUBACK only marks it as taken (`b ID`), and what the
@@ -19,7 +20,13 @@ import MotionCore
 ///   ``Settings/inFlightLimit`` at a time, and again whenever acknowledgements stall for
 ///   ``Settings/resendAfterNanoseconds`` while one is online;
 /// - over ``Settings/outboxMaxBytes`` the oldest `samples` messages are dropped first and
-///   counted, then the oldest `batch` messages, then `event` messages; summaries never;
+///   counted, then the oldest `batch` messages, then `event` messages; summaries never; what is
+///   dropped of a session is declared in one `drops` message of that session (``FleetDrops``:
+///   journaled, published, never dropped, replaced by the next one when more of the session is
+///   dropped), so that a collector settles those numbers and acknowledges past them;
+/// - presence: only this board's collectors count (those whose acknowledgement of it arrived;
+///   any collector while none has), so that another partition's collector does not make it send
+///   again what the broker holds for its own collector while that one is away;
 /// - reconnection with exponential back-off from ``Settings/firstRetryNanoseconds`` capped at
 ///   ``Settings/reconnectMaxNanoseconds``, attempted only in a wake-up (no timer of its own);
 /// - the journal is compacted when its dead records outweigh the live ones.
@@ -122,7 +129,7 @@ public struct PublishMachine: Sendable {
     public let settings: Settings
     /// The connection.
     public private(set) var connection: Connection = .down(retryAt: .min)
-    /// Messages dropped by the outbox limit (this run and the journal's).
+    /// Messages dropped by the outbox limit in this run (per session: ``drops(session:)``).
     public private(set) var dropped = 0
     /// Messages the broker refused.
     public private(set) var refusedCount = 0
@@ -134,6 +141,9 @@ public struct PublishMachine: Sendable {
     public private(set) var resentCount = 0
     /// Collectors whose presence is `online`.
     public private(set) var collectorsOnline: Set<String> = []
+    /// Collectors whose acknowledgement of this board arrived (also retained ones): the board's
+    /// own collectors, whose presence counts (``collectorOnline``).
+    public private(set) var ackingCollectors: Set<String> = []
     /// Messages enqueued in this run, per kind.
     public private(set) var enqueuedByKind: [FleetMessage.Kind: Int] = [:]
     /// The topics to subscribe to on each connection (``AckMode/collector``).
@@ -152,6 +162,12 @@ public struct PublishMachine: Sendable {
     private var resendAt: Int64?
     private var resendCandidates: Set<Int64> = []  // taken by the broker before the collector came online
     private var lastAckProgress: Int64 = 0
+    /// Per session, what the outbox limit dropped (this run's drops and the journal's live declarations).
+    private var drops: [String: FleetDrops] = [:]
+    /// Per session, the id of its live `drops` entry.
+    private var declarations: [String: Int64] = [:]
+    /// Per `drops` entry, what an acknowledgement must cover before it leaves.
+    private var declared: [Int64: (session: String, highest: Int, samples: FleetDrops.SamplesPlace?)] = [:]
     /// Per repeated event class: occurrences not logged yet, and when it was last logged.
     private var quiet: [String: (pending: Int, loggedAt: Int64)] = [:]
     /// The shortest time between two count lines of one repeated event, ns.
@@ -169,10 +185,15 @@ public struct PublishMachine: Sendable {
         self.settings = settings
         nextID = journal.nextID
         fileBytes = journal.validBytes
-        dropped = journal.dropped
         for e in journal.entries {
             insert(e)
             if e.atBroker && settings.ack == .collector { atBroker.insert(e.id) }
+            if e.kind == .drops, let node = try? JSONReader.parse(Array(e.payload.utf8)), case .success(let d) = FleetDrops.parse(node) {
+                // The newest declaration of a session holds everything the older ones did.
+                drops[d.session] = d
+                declarations[d.session] = e.id
+                declared[e.id] = (d.session, d.highest, d.samplesThrough)
+            }
         }
     }
 
@@ -193,6 +214,14 @@ public struct PublishMachine: Sendable {
     /// Messages in the outbox the broker has not taken yet (``AckMode/collector``: the rest wait
     /// for a collector).
     public var awaitingBroker: Int { positions.count - atBroker.count }
+    /// What the outbox limit dropped of `session` (in this run, or declared in the journal's
+    /// live `drops` entries): the counts the status and summary messages carry.
+    public func drops(session: String) -> FleetDrops { drops[session] ?? FleetDrops(session: session) }
+    /// Whether one of this board's collectors is online: one of ``ackingCollectors`` when any
+    /// acknowledged it, else any collector (a board no collector acknowledged yet).
+    public var collectorOnline: Bool {
+        ackingCollectors.isEmpty ? !collectorsOnline.isEmpty : !collectorsOnline.isDisjoint(with: ackingCollectors)
+    }
 
     // MARK: driving
 
@@ -264,6 +293,9 @@ public struct PublishMachine: Sendable {
             if connection == .up { publish(into: &out) }
         case .collectorAck(let ack):
             guard settings.ack == .collector else { break }
+            // A collector of this board: from now on only the presence of its collectors counts.
+            let wasOnline = collectorOnline
+            ackingCollectors.insert(ack.collector)
             for s in ack.sessions {
                 // Any collector's positions: each says what that collector wrote.
                 guard var a = ackedThrough[s.session] else { ackedThrough[s.session] = s; continue }
@@ -289,18 +321,27 @@ public struct PublishMachine: Sendable {
             // Progress is the oldest message acknowledged: acknowledgements of later ones while
             // it waits (a gap the collector does not write past) do not put off its resending.
             if removed > 0, head != oldHead { lastAckProgress = lastWake }
+            // The board's collectors may be away now (another partition's is online), or online
+            // (a new collector of a board whose old one is retired).
+            if wasOnline, !collectorOnline {
+                resendAt = nil
+            } else if !wasOnline, collectorOnline {
+                resendAt = lastWake.saturatingAdding(settings.resendGraceNanoseconds)
+                resendCandidates = atBroker
+                out.append(.log(.collectorOnline(collector: ack.collector, unacknowledged: backlog)))
+            }
             if connection == .up { publish(into: &out) }
         case .makeRoom(let bytes):
             enforceLimit(room: bytes, into: &out)
         case let .collectorPresence(collector, online):
             guard settings.ack == .collector else { break }
-            let wasOnline = !collectorsOnline.isEmpty
+            let wasOnline = collectorOnline
             if online { collectorsOnline.insert(collector) } else { collectorsOnline.remove(collector) }
-            if !wasOnline, online {
+            if !wasOnline, collectorOnline {
                 resendAt = lastWake.saturatingAdding(settings.resendGraceNanoseconds)
                 resendCandidates = atBroker
                 out.append(.log(.collectorOnline(collector: collector, unacknowledged: backlog)))
-            } else if wasOnline, collectorsOnline.isEmpty {
+            } else if wasOnline, !collectorOnline {
                 resendAt = nil
                 out.append(.log(.collectorOffline(collector: collector)))
             }
@@ -348,8 +389,13 @@ public struct PublishMachine: Sendable {
         }
     }
 
-    /// Whether a collector's acknowledgement covers entry `id`.
+    /// Whether a collector's acknowledgement covers entry `id`: a declaration when the session's
+    /// acknowledged positions are at or past everything it declares (the collector settled it).
     private func covered(_ id: Int64) -> Bool {
+        if let d = declared[id] {
+            guard let a = ackedThrough[d.session] else { return false }
+            return d.highest <= a.sequence && (d.samples.map { a.coversSamples(sequence: $0.sequence, part: $0.part) } ?? true)
+        }
         guard let k = keys[id], let a = ackedThrough[k.session], let p = positions[id], let e = storage[p - removedFront] else { return false }
         return e.kind == .samples ? a.coversSamples(sequence: k.sequence, part: k.part) && k.sequence <= a.sequence + 1 : k.sequence <= a.sequence
     }
@@ -357,7 +403,7 @@ public struct PublishMachine: Sendable {
     /// Sends again what the broker took and no collector acknowledged: after a collector came
     /// online (its grace over), or when acknowledgements stalled while one is online.
     private mutating func resendIfDue(now: Int64, into out: inout [Action]) {
-        guard settings.ack == .collector, connection == .up, !collectorsOnline.isEmpty, !atBroker.isEmpty else { return }
+        guard settings.ack == .collector, connection == .up, collectorOnline, !atBroker.isEmpty else { return }
         // After a collector came online: what the broker took before (it may have dropped it);
         // what it took since went to an online collector. After a stall: everything it holds.
         let ids: Set<Int64>
@@ -384,6 +430,7 @@ public struct PublishMachine: Sendable {
         storage[p - removedFront] = nil
         positions[e.id] = nil
         keys[e.id] = nil
+        if let d = declared.removeValue(forKey: e.id), declarations[d.session] == e.id { declarations[d.session] = nil }
         liveBytes -= e.bytes
         inFlight.remove(e.id)
         atBroker.remove(e.id)
@@ -420,6 +467,13 @@ public struct PublishMachine: Sendable {
             out.append(.publish(s, retain: true))
             statusSent = true
         }
+        // Declarations first: a collector settles the drops they name before the messages after
+        // them arrive (a samples message after a dropped one is written only once that is settled).
+        for id in declarations.values.sorted() where inFlight.count < settings.inFlightLimit && !atBroker.contains(id) && !inFlight.contains(id) {
+            guard let p = positions[id], let e = storage[p - removedFront] else { continue }
+            out.append(.publish(e, retain: false))
+            inFlight.insert(id)
+        }
         let end = removedFront + storage.count
         while inFlight.count < settings.inFlightLimit, nextToSend < end {
             if let e = storage[nextToSend - removedFront], !atBroker.contains(e.id), !inFlight.contains(e.id) {
@@ -434,21 +488,65 @@ public struct PublishMachine: Sendable {
         guard let limit = settings.outboxMaxBytes, liveBytes > limit - room else { return }
         let max = limit - room
         var count = 0
-        for kind in [FleetMessage.Kind.samples, .batch, .event] {
-            var p = head
-            while liveBytes > max, p < removedFront + storage.count {
-                if let e = storage[p - removedFront], e.kind == kind {
-                    remove(at: p)
-                    append(.dropped(e.id), into: &out)
-                    count += 1
+        // A declaration that grows takes some of the room again: drop and declare until it fits
+        // (or nothing but summaries and declarations is left).
+        for _ in 0..<4 where liveBytes > max {
+            var sessions: [(session: String, topic: String, board: String)] = []
+            for kind in [FleetMessage.Kind.samples, .batch, .event] {
+                var p = head
+                while liveBytes > max, p < removedFront + storage.count {
+                    if let e = storage[p - removedFront], e.kind == kind {
+                        let taken = atBroker.contains(e.id)
+                        remove(at: p)
+                        append(.dropped(e.id), into: &out)
+                        count += 1
+                        if let s = recordDrop(e, taken: taken), !sessions.contains(where: { $0.session == s.session }) { sessions.append(s) }
+                    }
+                    p += 1
                 }
-                p += 1
             }
+            for s in sessions { declare(s.session, topic: s.topic, board: s.board, into: &out) }
+            if sessions.isEmpty { break }
         }
         if count > 0 {
             dropped += count
             quietLog(.dropped(count: count, total: dropped), "dropped", count: count, into: &out)
         }
+    }
+
+    /// Counts a dropped entry in its session's declaration.
+    /// - Returns: the session, and the topic and board of its declaration (the entry's topic
+    ///   `PREFIX/<board>/<kind>` with `drops` as its last level); nil for a payload without a position.
+    private mutating func recordDrop(_ e: OutboxEntry, taken: Bool) -> (session: String, topic: String, board: String)? {
+        guard let place = e.place else { return nil }
+        var d = drops[place.session] ?? FleetDrops(session: place.session)
+        if taken { d.droppedTaken += 1 } else { d.dropped += 1 }
+        if e.kind == .samples {
+            d.add(samples: FleetDrops.SamplesPlace(sequence: place.sequence, part: place.part, parts: place.parts))
+        } else {
+            d.add(sequence: place.sequence)
+        }
+        drops[place.session] = d
+        let levels = e.topic.split(separator: "/", omittingEmptySubsequences: false)
+        let board = levels.count >= 2 ? String(levels[levels.count - 2]) : ""
+        return (place.session, levels.dropLast().joined(separator: "/") + (levels.count >= 2 ? "/" : "") + FleetMessage.Kind.drops.rawValue, board)
+    }
+
+    /// Journals `session`'s declaration anew (holding all its drops so far) and removes the older one.
+    private mutating func declare(_ session: String, topic: String, board: String, into out: inout [Action]) {
+        guard let d = drops[session] else { return }
+        let e = OutboxEntry(id: nextID, kind: .drops, topic: topic, payload: d.message(board: board).payload)
+        nextID += 1
+        insert(e)
+        // The new one first: a crash between the two records leaves both (the newer holds all).
+        append(.message(e), into: &out)
+        unsynced = true
+        if let old = declarations[session], let p = positions[old] {
+            remove(at: p)
+            append(.acknowledged(old), into: &out)
+        }
+        declarations[session] = e.id
+        declared[e.id] = (session, d.highest, d.samplesThrough)
     }
 
     private mutating func compactIfWorth(into out: inout [Action]) {

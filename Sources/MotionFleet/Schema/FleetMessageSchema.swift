@@ -7,9 +7,10 @@ import MotionCore
 /// line, one strict JSON object (MotionCore's ``MotionCore/JSONReader``: duplicate keys, NaN,
 /// numbers beyond `Double` refused) with `"schema": 1` (a number, not `true`), `board` (a board
 /// id), `type` (a string naming a message kind, the topic's when the topic is known), `session`
-/// (1-64 of `A-Z a-z 0-9 - _`), `seq` (an integer 1...2^53; not for `status`) and, for `batch`
-/// , `summary` and `status`, the figures the report uses range-checked where present (counts are integers
-/// 0...2^53, seconds and rates finite and bounded; null allowed). Pure.
+/// (1-64 of `A-Z a-z 0-9 - _`), `seq` (an integer 1...2^53; not for `status` and `drops`) and, for
+/// `batch`, `summary` and `status`, the figures the report uses range-checked where present (counts
+/// are integers 0...2^53, seconds and rates finite and bounded; null allowed); a `drops`
+/// declaration as ``FleetDrops/parse(_:)`` reads it. Pure.
 public enum FleetMessageSchema {
     /// The largest payload a collector takes by default (`collect --max-payload`): 32 MiB, above
     /// the largest message a board makes (a `samples` message of ``FleetSamples/maxSamples``
@@ -120,7 +121,7 @@ public enum FleetMessageSchema {
             return no(.session, "the session id is \(describe(node["session"])), not 1-64 of A-Z a-z 0-9 - _")
         }
         var sequence = 0
-        if typeKind != .status {
+        if typeKind != .status && typeKind != .drops {
             guard case .number(let s)? = node["seq"]?.value, s >= 1, s <= Double(maxSequence), s.rounded() == s else {
                 return no(.seq, "the sequence number is \(describe(node["seq"])), not an integer 1...\(maxSequence)")
             }
@@ -129,12 +130,13 @@ public enum FleetMessageSchema {
         if typeKind == .batch || typeKind == .summary || typeKind == .status {
             if let p = figuresProblem(node) { return no(.value, p) }
         }
+        if typeKind == .drops, case .failure(let r) = FleetDrops.parse(node) { return .failure(r) }
         return .success(Message(type: type, board: b, session: session, sequence: sequence, text: text, node: node))
     }
 
     /// The first figure of a batch or summary out of range, nil when all are fine.
     static func figuresProblem(_ node: JSONNode) -> String? {
-        for key in ["steps", "samples", "total_samples", "lost_samples", "outbox_dropped", "last_seq"] {
+        for key in ["steps", "samples", "total_samples", "lost_samples", "outbox_dropped", "outbox_dropped_taken", "last_seq"] {
             if let p = problem(node[key], key, count, integer: true) { return p }
         }
         for key in ["duration_s", "first_s", "end_s"] {

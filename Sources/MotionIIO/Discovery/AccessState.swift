@@ -68,7 +68,7 @@ public enum AccessState: Hashable, Sendable {
         case .deviceAbsent:
             "Run `motionbatch devices` to list the devices; check the driver is loaded and the sensor is connected."
         case .permissionDenied:
-            "Run as root, or install this udev rule as /etc/udev/rules.d/60-motionbatch-iio.rules (`scripts/install.sh` and the Debian package do), add yourself to group 'iio' (`sudo groupadd -f iio; sudo usermod -aG iio $USER`), log in again and run `sudo udevadm control --reload && sudo udevadm trigger -s iio`:\n" + AccessState.udevRule
+            "Run as root, or install the udev rule (`scripts/install.sh` puts it in /usr/local/lib/udev/rules.d, the Debian package in /lib/udev/rules.d; by hand: this text as /etc/udev/rules.d/60-motionbatch-iio.rules), add yourself to group 'iio' (`sudo groupadd -f iio; sudo usermod -aG iio $USER`), log in again and run `sudo udevadm control --reload && sudo udevadm trigger -s iio`:\n" + AccessState.udevRule
         case .busy:
             "Stop the other reader (see `fuser -v /dev/iio:device*`) and try again."
         case .available: ""

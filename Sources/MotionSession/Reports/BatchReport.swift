@@ -65,9 +65,14 @@ public struct BatchReport: Sendable, Equatable {
         return count * 3.6e12 / Double(elapsedNanoseconds)
     }
 
+    /// The version of the NDJSON lines `capture --ndjson` prints (batch and event lines; the
+    /// summary line carries ``SessionSummary/schemaVersion``): docs/schemas/capture-ndjson.schema.json.
+    public static let schemaVersion = 1
+
     /// The NDJSON object.
     public var json: JSONValue {
         .object([
+            ("schema", .number(Self.schemaVersion)),
             ("type", .string("batch")),
             ("session", .string(session)),
             ("seq", .number(sequence)),

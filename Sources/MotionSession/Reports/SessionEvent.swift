@@ -113,7 +113,8 @@ public enum SessionEvent: Sendable, Equatable {
         }
     }
 
-    /// The NDJSON object: `type`, `session`, `seq`, `event`, `priority`, `message`, and details.
+    /// The NDJSON object: `schema` (``BatchReport/schemaVersion``), `type`, `session`, `seq`,
+    /// `event`, `priority`, `message`, and details.
     public func json(session: String, sequence: Int) -> JSONValue {
         var details: [(String, JSONValue)] = []
         switch self {
@@ -134,7 +135,7 @@ public enum SessionEvent: Sendable, Equatable {
         case .warning: details = []
         case let .stopped(end, samples): details = [("end", .string(end.rawValue)), ("samples", .number(samples))]
         }
-        return .object([("type", .string("event")), ("session", .string(session)), ("seq", .number(sequence)), ("event", .string(name)),
+        return .object([("schema", .number(BatchReport.schemaVersion)), ("type", .string("event")), ("session", .string(session)), ("seq", .number(sequence)), ("event", .string(name)),
                         ("priority", .number(priority.rawValue)), ("message", .string(message))] + details)
     }
 

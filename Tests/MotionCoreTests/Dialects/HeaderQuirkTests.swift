@@ -52,6 +52,90 @@ struct HeaderQuirkTests {
         }
     }
 
+    /// `lines` (a header and rows) with `edit` applied to the column line (`columnLine` its index)
+    /// and each row after it, `\n` or `\r\n` after each, as a scratch file.
+    static func edited(_ lines: [String], columnLine: Int, header: (String) -> String, row: (String) -> String, crlf: Bool = false) throws -> String {
+        let out = lines.enumerated().map { i, l in i < columnLine ? l : i == columnLine ? header(l) : row(l) }
+        return try TestPaths.scratchFile(out.joined(separator: crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n"), name: "trailing.csv")
+    }
+
+    /// Where one trailing separator is added: to the header, to the rows, to both.
+    static let trailingSeparators: [(header: Bool, rows: Bool)] = [(true, false), (false, true), (true, true)]
+
+    /// `line` with a trailing separator when `add`.
+    static func separator(_ add: Bool) -> (String) -> String { { add ? $0 + "," : $0 } }
+
+    @Test(arguments: [false, true])
+    func ownFormatTakesOneTrailingSeparator(crlf: Bool) throws {
+        // The bundled walk: gyroscope and labels (the fast parser's label path).
+        let path = TestPaths.packageRoot.appendingPathComponent("Recordings/hapt-user01-walking.csv").path
+        let reference = try Recording.read(path: path)
+        #expect(reference.samples.count > 1000 && reference.labels != nil)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let columnLine = try #require(lines.firstIndex { !$0.hasPrefix("#") })
+        for (header, rows) in Self.trailingSeparators {
+            let r = try Recording.read(path: Self.edited(lines, columnLine: columnLine, header: Self.separator(header), row: Self.separator(rows), crlf: crlf))
+            #expect(r.header.format == reference.header.format)
+            #expect(r.header.columns == reference.header.columns)
+            #expect(r.samples == reference.samples)
+            #expect(r.labels == reference.labels)
+            #expect(r.warnings.isEmpty, "\(r.warnings)")
+        }
+        // An empty label and then the separator: the label stays empty.
+        let unlabelled = try Recording.read(path: Self.edited(lines, columnLine: columnLine, header: { $0 }, row: { $0.replacingOccurrences(of: ",walking", with: ",") + "," }))
+        #expect(unlabelled.samples == reference.samples)
+        #expect(unlabelled.labels?.allSatisfy { $0 == nil } == true)
+    }
+
+    /// A plain CSV of `n` rows (accelerometer only, or with gyroscope and labels).
+    static func plainLines(gyro: Bool, rows n: Int = 300) -> [String] {
+        let header = "time_s,accel_x,accel_y,accel_z" + (gyro ? ",gyro_x,gyro_y,gyro_z,label" : "")
+        return [header] + (0..<n).map { i in
+            let t = Double(i) * 0.02
+            let a = "\(t),\(0.5 * sin(t * 9)),\(0.25 * cos(t * 9)),\(9.81 + sin(t * 18))"
+            return gyro ? a + ",\(0.01 * Double(i % 7)),-0.02,0.03,\(i < n / 2 ? "walking" : "standing")" : a
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func plainCSVTakesOneTrailingSeparator(gyro: Bool) throws {
+        let lines = Self.plainLines(gyro: gyro)
+        let reference = try Recording.read(path: Self.edited(lines, columnLine: 0, header: { $0 }, row: { $0 }))
+        #expect(reference.samples.count == 300)
+        for (header, rows) in Self.trailingSeparators {
+            for crlf in [false, true] {
+                let path = try Self.edited(lines, columnLine: 0, header: Self.separator(header), row: Self.separator(rows), crlf: crlf)
+                // Recognised as plain CSV from its first bytes (a folder keeps it), read alike.
+                let reader = try RecordingReader(input: .path(path))
+                #expect(reader.dialect.name == "plain")
+                let r = try Recording.read(reader)
+                #expect(r.header.columns == reference.header.columns)
+                #expect(r.samples == reference.samples)
+                #expect(r.labels == reference.labels)
+                #expect(r.warnings.isEmpty, "\(r.warnings)")
+            }
+        }
+    }
+
+    @Test func onlyOneTrailingSeparatorAndBadFieldsStillNamed() throws {
+        let lines = Self.plainLines(gyro: true, rows: 20)
+        // Two separators: a column with no name, and a field beyond the header.
+        #expect { try Recording.read(path: Self.edited(lines, columnLine: 0, header: { $0 + ",," }, row: { $0 })) } throws: { e in
+            "\(e)".contains(":1: column 9: unknown column \"\" (expected end of line)")
+        }
+        #expect { try Recording.read(path: Self.edited(lines, columnLine: 0, header: { $0 }, row: { $0 + ",," })) } throws: { e in
+            "\(e)".contains(":2: column 9: expected 8 columns")
+        }
+        // A bad value in a row with a trailing separator is named by its column.
+        #expect { try Recording.read(path: Self.edited(lines, columnLine: 0, header: { $0 }, row: { $0.replacingOccurrences(of: ",-0.02,", with: ",x,") + "," })) } throws: { e in
+            "\(e)".contains(":2: column 6 (gyro_y): bad number \"x\"")
+        }
+        // The separator ends the row: a value after it is a field too many, not a label.
+        #expect { try Recording.read(path: Self.edited(lines, columnLine: 0, header: { $0 }, row: { $0 + ",x" })) } throws: { e in
+            "\(e)".contains(":2: column 9: expected 8 columns")
+        }
+    }
+
     /// A copy of the iOS Sensor Logger fixture whose Gyroscope.csv starts `drop` rows later.
     static func iosFolder(droppingGyroscopeRows drop: Int) throws -> String {
         let dir = try TestPaths.makeScratchDirectory().appendingPathComponent("sensor-logger-ios")

@@ -27,13 +27,16 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// Writes the configuration, the password file, the ACL and (with `tls`) the certificates,
     /// and starts the broker.
-    /// - Parameter boards: more board users (password `<id>-pw`).
-    init(tls: Bool = false, authenticated: Bool = true, boards: [String] = []) throws {
+    /// - Parameters:
+    ///   - boards: more board users (password `<id>-pw`).
+    ///   - settings: contrib settings replaced (a value) or left out (nil), e.g. `["message_size_limit": nil]`.
+    ///   - acl: the ACL instead of contrib's.
+    init(tls: Bool = false, authenticated: Bool = true, boards: [String] = [], settings: [String: String?] = [:], acl: String? = nil) throws {
         // A path without spaces: mosquitto.conf values end at whitespace.
         dir = try TestPaths.makeScratchDirectory(prefix: "mosquitto")
         port = try Self.freePort()
         self.tls = tls
-        var conf = try Self.contribSettings() + """
+        var conf = try Self.contribSettings(replacing: settings) + """
         persistence_location \(dir.path)/
         log_dest file \(dir.path)/broker.log
         log_type error
@@ -49,8 +52,8 @@ final class MosquittoBroker: @unchecked Sendable {
             for (k, (u, p)) in all.enumerated() {
                 try Self.run("/usr/bin/mosquitto_passwd", (k == 0 ? ["-c"] : []) + ["-b", pw, u, p])
             }
-            // contrib/mosquitto/acl as it is (its prefix is the tests' "fleet").
-            try FileManager.default.copyItem(at: Self.contrib.appendingPathComponent("acl"), to: dir.appendingPathComponent("acl"))
+            // contrib/mosquitto/acl as it is (its prefix is the tests' "fleet"), unless the test has its own.
+            try (acl ?? Self.contribACL()).write(to: dir.appendingPathComponent("acl"), atomically: true, encoding: .utf8)
             conf += "allow_anonymous false\npassword_file \(pw)\nacl_file \(dir.path)/acl\n"
         } else {
             conf += "allow_anonymous true\n"
@@ -68,12 +71,13 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// The settings of contrib/mosquitto/mosquitto.conf without its paths, listeners and
     /// authentication (the test writes its own): persistence, queue limits, payload limit.
-    static func contribSettings() throws -> String {
+    static func contribSettings(replacing settings: [String: String?] = [:]) throws -> String {
         let own: Set<String> = ["persistence_location", "password_file", "acl_file", "allow_anonymous", "listener", "cafile", "certfile", "keyfile"]
         let text = try String(contentsOf: contrib.appendingPathComponent("mosquitto.conf"), encoding: .utf8)
-        return text.split(separator: "\n").filter { line in
-            guard let key = line.split(separator: " ").first, !line.hasPrefix("#") else { return false }
-            return !own.contains(String(key))
+        return text.split(separator: "\n").compactMap { line -> String? in
+            guard let key = line.split(separator: " ").first.map(String.init), !line.hasPrefix("#"), !own.contains(key) else { return nil }
+            if let replaced = settings[key] { return replaced.map { "\(key) \($0)" } }
+            return String(line)
         }.joined(separator: "\n") + "\n"
     }
 
@@ -107,6 +111,17 @@ final class MosquittoBroker: @unchecked Sendable {
         let log = (try? String(contentsOf: dir.appendingPathComponent("broker.log"), encoding: .utf8)) ?? ""
         throw BrokerError("mosquitto did not start on 127.0.0.1:\(port): \(log.suffix(500))")
     }
+
+    /// Replaces the ACL by `text` and makes the running broker read it again (SIGHUP): its
+    /// connected clients are checked against the new one from their next publication.
+    func reloadACL(_ text: String) throws {
+        try text.write(to: dir.appendingPathComponent("acl"), atomically: true, encoding: .utf8)
+        if let p = process { kill(p.pid, SIGHUP) }
+        usleep(300_000)
+    }
+
+    /// contrib/mosquitto/acl as it is.
+    static func contribACL() throws -> String { try String(contentsOf: contrib.appendingPathComponent("acl"), encoding: .utf8) }
 
     /// Stops the broker (SIGTERM: it saves its persistence file; SIGKILL after 5 s) and waits for it.
     func stop() {

@@ -23,7 +23,7 @@ def check(r, ctx):
     own_seq, got_seq = [m.get("seq") for m in own], [m.get("seq") for m in got]
     if own_seq != got_seq: p.append(f"collected {len(got_seq)} messages, the capture printed {len(own_seq)} (or in another order)")
     strip = lambda m: {k: v for k, v in m.items() if k not in ("schema", "board")}
-    ob = [m for m in own if m.get("type") == "batch"]
+    ob = [strip(m) for m in own if m.get("type") == "batch"]
     gb = [strip(m) for m in got if m.get("type") == "batch"]
     if ob != gb: p.append("collected batch messages differ from the capture's --ndjson objects")
     if "not acknowledged" in (r.get("log") or ""): p.append("messages were left unacknowledged in the outbox")

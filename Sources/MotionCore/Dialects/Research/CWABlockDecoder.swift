@@ -1,5 +1,7 @@
 /// The 512-byte data blocks of an Axivity `.cwa` file (`Docs/ax3/cwa.h`, `OM_READER_DATA_PACKET`),
-/// decoded into samples: a pure state machine, fed one block at a time (no I/O).
+/// decoded into samples: a pure state machine, fed one block at a time (no I/O). A block's
+/// samples are written once the next block's anchor is known, straight into the caller's array
+/// (``DeviceSampleWriter``), as many as it has room for.
 ///
 /// A block is `AX`, 508, the device-fractional word (top bit set: a 15-bit fraction of a second
 /// for the timestamp), the session and sequence ids, the packed RTC timestamp
@@ -31,25 +33,30 @@ struct CWABlockDecoder {
     /// Data blocks offered so far (the "line" numbers of warnings).
     private(set) var blockNumber = 0
     private(set) var tally = RecordingWarningTally()
-    /// Whether any block carried gyroscope samples.
-    private(set) var sawGyro = false
-    /// The rate code of the first decoded block.
-    private(set) var firstRateCode: UInt8?
 
-    /// A decoded block waiting for the next one's anchor.
-    private struct Held {
+    /// A data block that held together: where its time is and how its samples decode.
+    private struct Block {
         var anchorNs: Int64
         var anchorIndex: Double
         var sequence: UInt32
         var rate: Double
         var block: Int
         var count: Int
+        /// 0: packed (3 × 10 bits and an exponent), 3: three s16 axes, 6: gyroscope then accelerometer, s16.
+        var channels: Int
+        /// Accelerometer and gyroscope units per count.
+        var accelFactor: Double
+        var gyroFactor: Double
     }
-    private var held: Held?
-    /// The held block's samples (times not yet set), and the block being decoded: two buffers
-    /// reused, swapped after each block.
-    private var heldSamples: [Sample] = []
-    private var current: [Sample] = []
+    /// The last block, waiting for the next one's anchor; its bytes in ``heldBytes``.
+    private var held: Block?
+    /// The block being written (its spacing known): its bytes in ``readyBytes``, its samples
+    /// from ``readyNext`` on still to write, ``readyStep`` ns apart.
+    private var ready: Block?
+    private var readyNext = 0
+    private var readyStep = 0.0
+    private var heldBytes = [UInt8](repeating: 0, count: CWABlockDecoder.blockSize)
+    private var readyBytes = [UInt8](repeating: 0, count: CWABlockDecoder.blockSize)
 
     static let blockSize = 512
     static let g = AccelerationUnit.standardGravityValue
@@ -61,10 +68,14 @@ struct CWABlockDecoder {
         self.headerGyroRangeDPS = headerGyroRangeDPS
     }
 
-    /// Decodes one 512-byte block, appending the samples of the block before it (now that its
-    /// successor's time is known) and each sample's block number.
-    mutating func decode(block b: UnsafeRawBufferPointer, into samples: inout [Sample], lines: inout [Int]) {
-        precondition(b.count == Self.blockSize)
+    /// Whether a block's samples are waiting to be written (``write(into:)``); only then may
+    /// ``accept(block:)`` not be called.
+    var hasReady: Bool { ready != nil }
+
+    /// Reads one 512-byte block: a defect is counted and the block skipped; else it is kept
+    /// until the next one's anchor is known, and the block kept before it becomes ready to write.
+    mutating func accept(block b: UnsafeRawBufferPointer) {
+        precondition(b.count == Self.blockSize && ready == nil)
         blockNumber += 1
         func u16(_ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 }
         func u32(_ o: Int) -> UInt32 { UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24 }
@@ -72,9 +83,15 @@ struct CWABlockDecoder {
             tally.add(.truncatedBlock, file: file, line: blockNumber, message: "a block that is not a data block ('AX', 508 bytes): skipped")
             return
         }
-        var sum: UInt16 = 0
-        for k in stride(from: 0, to: Self.blockSize, by: 2) { sum &+= UInt16(b[k]) | UInt16(b[k + 1]) << 8 }
-        guard sum == 0 else {
+        // The 16-bit words summed four at a time: words 0 and 2 of each 8 bytes in the two 32-bit
+        // lanes of `even`, 1 and 3 in those of `odd` (64 words a lane: no carry leaves it).
+        var even: UInt64 = 0, odd: UInt64 = 0
+        for k in stride(from: 0, to: Self.blockSize, by: 8) {
+            let v = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            even &+= v & 0x0000_FFFF_0000_FFFF
+            odd &+= v >> 16 & 0x0000_FFFF_0000_FFFF
+        }
+        guard UInt16(truncatingIfNeeded: even &+ even >> 32 &+ odd &+ odd >> 32) == 0 else {
             tally.add(.badChecksum, file: file, line: blockNumber, message: "a data block whose checksum does not match: skipped")
             return
         }
@@ -90,7 +107,6 @@ struct CWABlockDecoder {
             return
         }
         let rate = CWAHeader.rateHz(code: rateCode)
-        if firstRateCode == nil { firstRateCode = rateCode }
         // The anchor: the timestamp (plus its fraction) holds at sample `offset`.
         let fractionWord = u16(4)
         let fraction = fractionWord & 0x8000 != 0 ? (fractionWord & 0x7FFF) << 1 : 0
@@ -98,66 +114,88 @@ struct CWABlockDecoder {
         let anchorNs = local * 1_000_000_000 + Int64((fraction * 1_000_000_000 + 32_768) >> 16) - offsetNs
         // Units.
         let light = u16(18)
-        current.removeAll(keepingCapacity: true)
-        if packing == 0 {
-            let f = Self.g / 256
-            for i in 0..<count {
-                let v = u32(30 + 4 * i)
-                let e = Int(v >> 30)
-                func axis(_ shift: Int) -> Double { Double((Int32(bitPattern: (v >> UInt32(shift)) << 22) >> 22) << e) }
-                current.append(Sample(timestamp: 0, accel: Vector3(axis(0) * f, axis(10) * f, axis(20) * f)))
-            }
-        } else {
-            let f = Self.g / Double(1 << (8 + (light >> 13)))
+        var next = Block(anchorNs: anchorNs, anchorIndex: offset, sequence: u32(10), rate: rate, block: blockNumber, count: count,
+                         channels: packing == 0 ? 0 : channels, accelFactor: Self.g / 256, gyroFactor: 0)
+        if packing != 0 {
+            next.accelFactor = Self.g / Double(1 << (8 + (light >> 13)))
             let gyroN = (light >> 10) & 7
             let range = gyroN != 0 ? 4000 / Double(1 << gyroN) : headerGyroRangeDPS ?? 2000
-            let gf = range / 32768 * Self.radiansPerDegree
-            for i in 0..<count {
-                let o = 30 + i * bytesPerSample
-                func s(_ k: Int) -> Double { Double(Int16(truncatingIfNeeded: u16(o + 2 * k))) }
-                if channels == 6 {
-                    current.append(Sample(timestamp: 0, accel: Vector3(s(3) * f, s(4) * f, s(5) * f), gyro: Vector3(s(0) * gf, s(1) * gf, s(2) * gf)))
-                } else {
-                    current.append(Sample(timestamp: 0, accel: Vector3(s(0) * f, s(1) * f, s(2) * f)))
-                }
-            }
-            if channels == 6 { sawGyro = true }
+            next.gyroFactor = range / 32768 * Self.radiansPerDegree
         }
-        let next = Held(anchorNs: anchorNs, anchorIndex: offset, sequence: u32(10), rate: rate, block: blockNumber, count: count)
-        if let h = held { emit(h, next: next, into: &samples, lines: &lines) }
+        // The held block is now spaced; this one's bytes take its place.
+        readyBytes.withUnsafeMutableBytes { $0.copyMemory(from: b) }
+        if let h = held {
+            readyStep = step(h, next: next)
+            ready = h
+            readyNext = 0
+        }
         held = next
-        swap(&heldSamples, &current)
+        swap(&heldBytes, &readyBytes)
     }
 
-    /// At the end of the file: the last block's samples, at its nominal rate.
-    mutating func finish(into samples: inout [Sample], lines: inout [Int]) {
-        if let h = held { emit(h, next: nil, into: &samples, lines: &lines) }
+    /// At the end of the file: the last block is ready, at its nominal rate.
+    mutating func finish() {
+        precondition(ready == nil)
+        guard let h = held else { return }
+        readyStep = step(h, next: nil)
+        ready = h
+        readyNext = 0
         held = nil
+        swap(&heldBytes, &readyBytes)
     }
 
-    /// The samples of `h`, spaced by the time to `next`'s anchor when the two agree with the
+    /// The spacing of `h`'s samples: the time to `next`'s anchor when the two agree with the
     /// nominal rate within 10 % (else nominal, and `next` is counted as a time jump).
-    private mutating func emit(_ h: Held, next: Held?, into samples: inout [Sample], lines: inout [Int]) {
+    private mutating func step(_ h: Block, next: Block?) -> Double {
         let nominal = 1e9 / h.rate
-        var step = nominal
         if let n = next, n.sequence == h.sequence &+ 1 {
             let between = Double(h.count) - h.anchorIndex + n.anchorIndex
             let measured = between > 0 ? Double(n.anchorNs - h.anchorNs) / between : 0
-            if abs(measured - nominal) <= 0.1 * nominal {
-                step = measured
-            } else {
-                tally.add(.timeJump, file: file, line: n.block,
-                          message: "a data block whose time is not where the previous block's end puts it (a gap or the clock set): kept at its own time")
+            if abs(measured - nominal) <= 0.1 * nominal { return measured }
+            tally.add(.timeJump, file: file, line: n.block,
+                      message: "a data block whose time is not where the previous block's end puts it (a gap or the clock set): kept at its own time")
+        }
+        return nominal
+    }
+
+    /// Writes the ready block's samples, as many as `out` has room for.
+    mutating func write(into out: inout DeviceSampleWriter) {
+        guard let r = ready else { return }
+        let first = readyNext
+        let n = min(r.count - first, out.room)
+        let step = readyStep, anchorNs = r.anchorNs, anchorIndex = r.anchorIndex
+        let f = r.accelFactor, gf = r.gyroFactor
+        // Sample i's time, to the nearest ns (half away from zero), without a libm call.
+        @inline(__always) func time(_ i: Int) -> Int64 {
+            let offset = (Double(i) - anchorIndex) * step
+            return anchorNs + Int64(offset < 0 ? offset - 0.5 : offset + 0.5)
+        }
+        readyBytes.withUnsafeBytes { b in
+            switch r.channels {
+            case 0:
+                out.putRun(n, line: r.block) { j in
+                    let i = first + j
+                    let v = UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 30 + 4 * i, as: UInt32.self))
+                    let e = Int32(truncatingIfNeeded: v >> 30)
+                    @inline(__always) func axis(_ shift: UInt32) -> Double { Double((Int32(bitPattern: (v &>> shift) &<< 22) &>> 22) &<< e) * f }
+                    return Sample(timestamp: time(i), accel: Vector3(axis(0), axis(10), axis(20)), gyro: Vector3(0, 0, 0))
+                }
+            case 3:
+                out.putRun(n, line: r.block) { j in
+                    let i = first + j
+                    @inline(__always) func s(_ k: Int) -> Double { Double(Int16(littleEndian: b.loadUnaligned(fromByteOffset: 30 + 6 * i + 2 * k, as: Int16.self))) }
+                    return Sample(timestamp: time(i), accel: Vector3(s(0) * f, s(1) * f, s(2) * f), gyro: Vector3(0, 0, 0))
+                }
+            default:
+                out.putRun(n, line: r.block) { j in
+                    let i = first + j
+                    @inline(__always) func s(_ k: Int) -> Double { Double(Int16(littleEndian: b.loadUnaligned(fromByteOffset: 30 + 12 * i + 2 * k, as: Int16.self))) }
+                    return Sample(timestamp: time(i), accel: Vector3(s(3) * f, s(4) * f, s(5) * f), gyro: Vector3(s(0) * gf, s(1) * gf, s(2) * gf))
+                }
             }
         }
-        for i in 0..<h.count {
-            var s = heldSamples[i]
-            let offset = (Double(i) - h.anchorIndex) * step
-            // To the nearest ns (half away from zero), without a libm call per sample.
-            s.timestamp = h.anchorNs + Int64(offset < 0 ? offset - 0.5 : offset + 0.5)
-            samples.append(s)
-        }
-        lines.append(contentsOf: repeatElement(h.block, count: h.count))
+        readyNext = first + n
+        if readyNext == r.count { ready = nil }
     }
 
     /// Seconds since the local epoch of a packed CWA timestamp, nil for 0 (unknown) or an

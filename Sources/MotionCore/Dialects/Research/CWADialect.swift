@@ -22,24 +22,29 @@ struct CWADialect: RecordingDialect {
 }
 
 /// The samples of a `.cwa` file, block by block through a fixed buffer.
-final class CWARows: RecordingSampleSource, DecodingSampleSource {
+final class CWARows: DeviceSampleSource {
     let name: String
     let header: RecordingHeader
-    var timeColumn: String { "timestamp" }
     var warnings: [RecordingWarning] {
-        var t = decoder.tally
-        for w in tally.warnings { t.add(w) }
+        var t = stream.decoder.tally
+        for w in stream.tally.warnings { t.add(w) }
         return t.warnings
     }
-    var lineNumber: Int { decoder.blockNumber }
-    var bytesRead: Int { buffer.consumed }
+    var lineNumber: Int { stream.decoder.blockNumber }
+    var bytesRead: Int { stream.buffer.consumed }
 
     private let source: any RecordingByteSource
-    private var buffer: DeviceByteBuffer
-    private var decoder: CWABlockDecoder
-    private var tally = RecordingWarningTally()
-    var pending = DecodedSamples()
-    private(set) var finished = false
+    /// The reading state, in one value: a call to ``decode(into:)`` accesses this class once
+    /// (no exclusivity check per block).
+    fileprivate var stream: Stream
+
+    fileprivate struct Stream {
+        var buffer: DeviceByteBuffer
+        var decoder: CWABlockDecoder
+        var tally = RecordingWarningTally()
+        /// The last block was read (and the decoder finished).
+        var finished = false
+    }
 
     /// Bytes per read: 2048 blocks.
     static let bufferSize = 1 << 20
@@ -47,7 +52,7 @@ final class CWARows: RecordingSampleSource, DecodingSampleSource {
     init(source: any RecordingByteSource, prefix: [UInt8], options: RecordingReadOptions) throws {
         self.source = source
         name = source.name
-        buffer = DeviceByteBuffer(capacity: Self.bufferSize, prefix: prefix)
+        var buffer = DeviceByteBuffer(capacity: Self.bufferSize, prefix: prefix)
         try buffer.fill(from: source)
         var head: [UInt8] = []
         buffer.consume { b in head = Array(b.prefix(CWAHeader.size)); return 0 }
@@ -60,7 +65,7 @@ final class CWARows: RecordingSampleSource, DecodingSampleSource {
         }
         buffer.consume { _ in cwa.dataOffset }
         let (timeMetadata, offset) = DeviceTimeBasis.metadata(offset: options.dialect.timeZone, source: "--tz")
-        decoder = CWABlockDecoder(file: source.name, offsetNs: Int64(offset.seconds) * 1_000_000_000, headerGyroRangeDPS: cwa.gyroRangeDPS)
+        stream = Stream(buffer: buffer, decoder: CWABlockDecoder(file: source.name, offsetNs: Int64(offset.seconds) * 1_000_000_000, headerGyroRangeDPS: cwa.gyroRangeDPS))
         var metadata = timeMetadata
         metadata[RecordingKey.device] = "Axivity \(cwa.model) device \(cwa.deviceID) session \(cwa.sessionID) firmware \(cwa.firmwareRevision)"
         metadata[RecordingKey.actualHz] = CWAHeader.rateHz(code: cwa.rateCode).compactText
@@ -69,30 +74,40 @@ final class CWARows: RecordingSampleSource, DecodingSampleSource {
         header = RecordingHeader(format: .plain, sensors: sensors, metadata: metadata)
     }
 
-    func read(into samples: inout [Sample], labels: inout [String?], lines: inout [Int], maxSamples: Int) throws -> Int {
-        try readDecoded(into: &samples, lines: &lines, maxSamples: maxSamples)
+    func decode(into out: inout DeviceSampleWriter) throws {
+        try stream.decode(into: &out, from: source, name: name)
     }
+}
 
-    func refill() throws {
-        try buffer.fill(from: source)
-        let atEnd = buffer.atEnd
+extension CWARows.Stream {
+    mutating func decode(into out: inout DeviceSampleWriter, from source: any RecordingByteSource, name: String) throws {
         let size = CWABlockDecoder.blockSize
-        buffer.consume { bytes in
-            var used = 0
-            while bytes.count - used >= size {
-                appendingPending { s, l in decoder.decode(block: UnsafeRawBufferPointer(rebasing: bytes[used..<(used + size)]), into: &s, lines: &l) }
-                used += size
+        while out.room > 0 && !out.failed {
+            if decoder.hasReady {
+                decoder.write(into: &out)
+            } else if finished {
+                return
+            } else if buffer.count >= size {
+                // Blocks until one is ready to write (usually the first).
+                buffer.consume(with: &decoder) { bytes, decoder in
+                    var used = 0
+                    while !decoder.hasReady && bytes.count - used >= size {
+                        decoder.accept(block: UnsafeRawBufferPointer(rebasing: bytes[used..<(used + size)]))
+                        used += size
+                    }
+                    return used
+                }
+            } else if !buffer.atEnd {
+                try buffer.fill(from: source)
+            } else {
+                if buffer.count > 0 {
+                    tally.add(.truncatedBlock, file: name, line: decoder.blockNumber + 1,
+                              message: "the file ends inside a data block (cut short): its \(buffer.count) bytes dropped")
+                    buffer.consume { $0.count }
+                }
+                decoder.finish()
+                finished = true
             }
-            if atEnd && used < bytes.count {
-                tally.add(.truncatedBlock, file: name, line: decoder.blockNumber + 1,
-                          message: "the file ends inside a data block (cut short): its \(bytes.count - used) bytes dropped")
-                used = bytes.count
-            }
-            return used
-        }
-        if atEnd {
-            appendingPending { s, l in decoder.finish(into: &s, lines: &l) }
-            finished = true
         }
     }
 }

@@ -39,8 +39,15 @@ struct DeviceByteBuffer {
 
     /// Calls `body` with the held bytes; it returns how many it consumed.
     mutating func consume(_ body: (UnsafeRawBufferPointer) throws -> Int) rethrows {
+        var none: Void = ()
+        try consume(with: &none) { b, _ in try body(b) }
+    }
+
+    /// As ``consume(_:)``, `body` also given `state` to modify (a decoder stored beside the
+    /// buffer, passed without a closure capturing their owner).
+    mutating func consume<State>(with state: inout State, _ body: (UnsafeRawBufferPointer, inout State) throws -> Int) rethrows {
         let (s, e) = (start, end)
-        let used = try storage.withUnsafeBytes { b in try body(UnsafeRawBufferPointer(rebasing: b[s..<e])) }
+        let used = try storage.withUnsafeBytes { b in try body(UnsafeRawBufferPointer(rebasing: b[s..<e]), &state) }
         precondition(used >= 0 && used <= e - s)
         start += used
         consumed += used

@@ -11,6 +11,8 @@
 ///   `FEATURE_ENABLE` (address 1, id 2) bit 2, idle sleep mode;
 /// - `EVENT` (0x03) payload `08` (idle sleep mode entered) and `09` (left).
 /// Other types are skipped. Sample `i` of a record stamped `S` is at `S + i / rate`.
+/// Samples are written straight into the caller's array (``DeviceSampleWriter``); a record that
+/// does not fit is finished at the next call.
 ///
 /// **Idle sleep mode** (the rule ActiLife applies, as pygt3x reproduces it): the device writes no
 /// samples while asleep; on leaving at second `T`, every second from the one after the last
@@ -45,10 +47,24 @@ struct GT3XLogDecoder {
     private var lastSecond: Int64?
     private var lastRaw: (Int16, Int16, Int16)?
     private var asleep = false
-    /// The second (exclusive) up to which a fill is pending.
+    /// The second (exclusive) up to which a fill is pending, and the samples of the second
+    /// after ``lastSecond`` already filled.
     private var fillEnd: Int64?
+    private var fillNext = 0
     private var lastRecordSecond: Int64?
     private var stray = false
+    /// An activity record not all written (the caller's room ran out): its payload copied here,
+    /// its samples from ``Partial/next`` on still to write.
+    private var partial: Partial?
+    private var partialBytes: [UInt8] = []
+
+    private struct Partial {
+        var packed: Bool
+        var baseNs: Int64
+        var count: Int
+        var next: Int
+        var record: Int
+    }
 
     static let separator: UInt8 = 0x1E
     static let headerSize = 8
@@ -66,14 +82,15 @@ struct GT3XLogDecoder {
         self.fallbackScale = fallbackScale
     }
 
-    /// Decodes the whole records at the start of `bytes`, appending their samples and each
-    /// sample's record number. `atEnd`: no more bytes follow (a partial record is then a defect).
+    /// Decodes the whole records at the start of `bytes` into `out`, until it has no room.
+    /// `atEnd`: no more bytes follow (a partial record is then a defect). It stops after a
+    /// record that starts a fill (``filling``) or that did not fit (``hasPartial``).
     /// - Returns: the bytes consumed (the rest, a partial record, must be offered again with more).
     /// - Throws: ``RecordingError`` for samples before any scale is known.
-    mutating func decode(_ bytes: UnsafeRawBufferPointer, atEnd: Bool, into samples: inout [Sample], lines: inout [Int]) throws -> Int {
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, atEnd: Bool, into out: inout DeviceSampleWriter) throws -> Int {
         var i = 0
         let n = bytes.count
-        while i < n {
+        while i < n && out.room > 0 && !out.failed {
             let b = bytes[i]
             if b != Self.separator {
                 if b != 0 && !stray {
@@ -90,28 +107,45 @@ struct GT3XLogDecoder {
             guard n - i >= total else { break }
             stray = false
             recordNumber += 1
-            var x: UInt8 = 0
-            for k in i..<(i + Self.headerSize + size) { x ^= bytes[k] }
-            if ~x != bytes[i + total - 1] {
+            if Self.xor(UnsafeRawBufferPointer(rebasing: bytes[i..<(i + total)])) != 0xFF {
                 tally.add(.badChecksum, file: file, line: recordNumber, message: "a log record whose checksum does not match: skipped")
             } else {
                 let type = bytes[i + 1]
                 let second = Int64(UInt32(bytes[i + 2]) | UInt32(bytes[i + 3]) << 8 | UInt32(bytes[i + 4]) << 16 | UInt32(bytes[i + 5]) << 24)
                 let payload = UnsafeRawBufferPointer(rebasing: bytes[(i + Self.headerSize)..<(i + Self.headerSize + size)])
-                try record(type: type, second: second, payload: payload, into: &samples, lines: &lines)
+                try record(type: type, second: second, payload: payload, into: &out)
             }
             i += total
             offset += total
-            // A fill is handed out before the records after it (``continueFill``).
-            if filling { return i }
+            // A fill, or the rest of a record, is handed out before the records after it.
+            if filling || partial != nil { return i }
         }
-        if atEnd && i < n {
+        if atEnd && i < n && out.room > 0 && !out.failed {
             recordNumber += 1
             tally.add(.truncatedBlock, file: file, line: recordNumber, message: "the file ends inside a log record (a download cut short): its \(n - i) bytes dropped")
             offset += n - i
             i = n
         }
         return i
+    }
+
+    /// The XOR of `b`'s bytes (a record with its checksum XORs to `FF`), eight at a time.
+    static func xor(_ b: UnsafeRawBufferPointer) -> UInt8 {
+        var x: UInt64 = 0
+        var k = 0
+        while k + 8 <= b.count {
+            x ^= b.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            k += 8
+        }
+        x ^= x >> 32
+        x ^= x >> 16
+        x ^= x >> 8
+        var r = UInt8(truncatingIfNeeded: x)
+        while k < b.count {
+            r ^= b[k]
+            k += 1
+        }
+        return r
     }
 
     /// At the end of the file: starts the fill of an idle sleep mode still active (then
@@ -123,29 +157,46 @@ struct GT3XLogDecoder {
 
     /// Whether an idle sleep mode fill is being handed out (``continueFill`` until false).
     var filling: Bool { fillEnd != nil }
+    /// Whether a record's samples are still to be written (``continuePartial`` until false).
+    var hasPartial: Bool { partial != nil }
 
-    /// Appends the next seconds of the pending fill (at most about 64 Ki samples).
-    mutating func continueFill(into samples: inout [Sample], lines: inout [Int]) {
-        guard let end = fillEnd, let last = lastSecond, let raw = lastRaw, let s = scale ?? fallbackScale else { fillEnd = nil; return }
-        let stop = min(end, last + 1 + Int64(max(1, Self.fillChunk / rate)))
+    /// Writes the next samples of the pending fill, as many as `out` has room for.
+    mutating func continueFill(into out: inout DeviceSampleWriter) {
+        guard let end = fillEnd, lastSecond != nil, let raw = lastRaw, let s = scale ?? fallbackScale else { fillEnd = nil; return }
         let factor = Self.standardGravity / s
-        for second in (last + 1)..<stop {
+        let sample = Sample(timestamp: 0, accel: Vector3(Double(raw.0) * factor, Double(raw.1) * factor, Double(raw.2) * factor))
+        while out.room > 0 && !out.failed, let last = lastSecond, last + 1 < end {
+            let second = last + 1
+            let first = fillNext
+            let n = min(rate - first, out.room)
             let base = second * 1_000_000_000 - offsetNs
-            for k in 0..<rate { samples.append(sample(raw, at: base + Self.offsetNs(k, rate: rate), factor: factor)) }
+            var offsets = EvenNanoseconds(rate: rate, from: first)
+            out.putRun(n, line: recordNumber) { _ in
+                var s = sample
+                s.timestamp = base + offsets.next()
+                return s
+            }
+            filledSamples += n
+            fillNext = first + n
+            if fillNext == rate {
+                fillNext = 0
+                lastSecond = second
+            }
         }
-        let added = Int(stop - last - 1) * rate
-        lines.append(contentsOf: repeatElement(recordNumber, count: added))
-        filledSamples += added
-        lastSecond = stop - 1
-        if stop >= end { fillEnd = nil }
+        if let last = lastSecond, last + 1 >= end { fillEnd = nil }
     }
 
-    /// Samples handed out per ``continueFill`` call, about.
-    static let fillChunk = 1 << 16
+    /// Writes the rest of the record that did not fit, as much as `out` has room for.
+    mutating func continuePartial(into out: inout DeviceSampleWriter) {
+        guard var p = partial else { return }
+        partialBytes.withUnsafeBytes { b in p.next += writeActivity(b, packed: p.packed, baseNs: p.baseNs, from: p.next, count: p.count, record: p.record, into: &out) }
+        partial = p.next < p.count ? p : nil
+    }
+
     /// The longest fill: 31 days (a corrupt timestamp must not make one without bound).
     static let maxFillSeconds: Int64 = 31 * 86_400
 
-    private mutating func record(type: UInt8, second: Int64, payload: UnsafeRawBufferPointer, into samples: inout [Sample], lines: inout [Int]) throws {
+    private mutating func record(type: UInt8, second: Int64, payload: UnsafeRawBufferPointer, into out: inout DeviceSampleWriter) throws {
         lastRecordSecond = second
         switch type {
         case Self.parameters:
@@ -156,40 +207,60 @@ struct GT3XLogDecoder {
             if asleep { fill(upTo: second) }
             asleep = false
         case Self.activity where payload.count > 1, Self.activity2 where payload.count > 1:
-            guard let s = scale ?? fallbackScale else {
+            guard scale ?? fallbackScale != nil else {
                 throw RecordingError(file: file, byteOffset: offset, problem: "record \(recordNumber): samples, but no acceleration scale is known (none in info.txt, no PARAMETERS record, an unknown serial number)")
             }
             asleep = false
-            let count = type == Self.activity ? payload.count * 2 / 9 : payload.count / 6
-            let base = second.multipliedReportingOverflow(by: 1_000_000_000).partialValue - offsetNs
-            let factor = Self.standardGravity / s
-            for k in 0..<count {
-                let raw = type == Self.activity ? GT3XPacked12.sample(payload, k) : Self.s16(payload, k)
-                samples.append(sample(raw, at: base + Self.offsetNs(k, rate: rate), factor: factor))
-                lastRaw = raw
+            let packed = type == Self.activity
+            let count = packed ? payload.count * 2 / 9 : payload.count / 6
+            guard count > 0 else { return }
+            let baseNs = second.multipliedReportingOverflow(by: 1_000_000_000).partialValue - offsetNs
+            lastSecond = second
+            lastRaw = packed ? GT3XPacked12.sample(payload, count - 1) : Self.s16(payload, count - 1)
+            let written = writeActivity(payload, packed: packed, baseNs: baseNs, from: 0, count: count, record: recordNumber, into: &out)
+            if written < count {
+                partialBytes.removeAll(keepingCapacity: true)
+                partialBytes.append(contentsOf: payload)
+                partial = Partial(packed: packed, baseNs: baseNs, count: count, next: written, record: recordNumber)
             }
-            if count > 0 { lastSecond = second }
-            lines.append(contentsOf: repeatElement(recordNumber, count: count))
         default:
             break
         }
+    }
+
+    /// Writes samples `from ..< count` of an activity payload (as many as `out` has room for):
+    /// sample `k` at `baseNs + k / rate` s. Returns how many it offered.
+    private func writeActivity(_ payload: UnsafeRawBufferPointer, packed: Bool, baseNs: Int64, from first: Int, count: Int, record: Int,
+                               into out: inout DeviceSampleWriter) -> Int {
+        let n = min(count - first, out.room)
+        let factor = Self.standardGravity / (scale ?? fallbackScale!)
+        var offsets = EvenNanoseconds(rate: rate, from: first)
+        if packed {
+            out.putRun(n, line: record) { j in Self.sample(GT3XPacked12.sample(payload, first + j), at: baseNs + offsets.next(), factor: factor) }
+        } else {
+            out.putRun(n, line: record) { j in Self.sample(Self.s16(payload, first + j), at: baseNs + offsets.next(), factor: factor) }
+        }
+        return n
     }
 
     /// Starts filling seconds `lastSecond + 1 ..< end` with the last sample, `rate` times each.
     private mutating func fill(upTo end: Int64) {
         guard let last = lastSecond, lastRaw != nil, end > last + 1 else { return }
         fillEnd = min(end, last + 1 + Self.maxFillSeconds)
+        fillNext = 0
     }
 
-    private func sample(_ raw: (Int16, Int16, Int16), at t: Int64, factor: Double) -> Sample {
-        Sample(timestamp: t, accel: Vector3(Double(raw.0) * factor, Double(raw.1) * factor, Double(raw.2) * factor))
+    @inline(__always)
+    static func sample(_ raw: (Int16, Int16, Int16), at t: Int64, factor: Double) -> Sample {
+        Sample(timestamp: t, accel: Vector3(Double(raw.0) * factor, Double(raw.1) * factor, Double(raw.2) * factor), gyro: Vector3(0, 0, 0))
     }
 
     /// `k / rate` s in ns, to the nearest ns.
     static func offsetNs(_ k: Int, rate: Int) -> Int64 { Int64((k * 2_000_000_000 + rate) / (2 * rate)) }
 
+    @inline(__always)
     private static func s16(_ p: UnsafeRawBufferPointer, _ k: Int) -> (Int16, Int16, Int16) {
-        func v(_ j: Int) -> Int16 { Int16(bitPattern: UInt16(p[j]) | UInt16(p[j + 1]) << 8) }
+        func v(_ j: Int) -> Int16 { Int16(littleEndian: p.loadUnaligned(fromByteOffset: j, as: Int16.self)) }
         return (v(6 * k), v(6 * k + 2), v(6 * k + 4))
     }
 

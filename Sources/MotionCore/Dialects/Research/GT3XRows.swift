@@ -1,10 +1,9 @@
 /// The samples of a `.gt3x` file's `log.bin` (``GT3XLogDecoder``) or `activity.bin` (12-bit
 /// packed samples back to back from `info.txt`'s `Start Date`, ``GT3XPacked12``), streamed
 /// through a fixed buffer.
-final class GT3XRows: RecordingSampleSource, DecodingSampleSource {
+final class GT3XRows: DeviceSampleSource {
     let name: String
     let header: RecordingHeader
-    var timeColumn: String { "timestamp" }
     var warnings: [RecordingWarning] { (decoder?.tally ?? tally).warnings }
     /// Samples filled in for idle sleep mode (log.bin), 0 for activity.bin.
     var filledSamples: Int { decoder?.filledSamples ?? 0 }
@@ -15,13 +14,17 @@ final class GT3XRows: RecordingSampleSource, DecodingSampleSource {
     private var buffer: DeviceByteBuffer
     private var decoder: GT3XLogDecoder?
     private var tally = RecordingWarningTally()
-    var pending = DecodedSamples()
-    private(set) var finished = false
+    /// The input is exhausted (and the decoder finished).
+    private var finished = false
+    /// The buffer's bytes hold no whole record (or pair of samples) more: fill it before decoding.
+    private var needBytes = true
     // activity.bin
     private let startNs: Int64
     private let rate: Int
     private let factor: Double
     private var sampleNumber = 0
+    /// The first sample of the pair at the buffer's start was handed out (its bytes not consumed).
+    private var half = false
 
     /// Bytes per read: enough for the largest record (8 + 65535 + 1 bytes) several times over.
     static let bufferSize = 1 << 20
@@ -58,46 +61,74 @@ final class GT3XRows: RecordingSampleSource, DecodingSampleSource {
         header = RecordingHeader(format: .plain, sensors: [.accel], metadata: metadata)
     }
 
-    func read(into samples: inout [Sample], labels: inout [String?], lines: inout [Int], maxSamples: Int) throws -> Int {
-        try readDecoded(into: &samples, lines: &lines, maxSamples: maxSamples)
-    }
-
-    func refill() throws {
-        if decoder != nil {
-            if decoder!.filling {
-                appendingPending { s, l in decoder!.continueFill(into: &s, lines: &l) }
-                return
+    func decode(into out: inout DeviceSampleWriter) throws {
+        while out.room > 0 && !out.failed {
+            if decoder != nil {
+                if decoder!.hasPartial {
+                    decoder!.continuePartial(into: &out)
+                    continue
+                }
+                if decoder!.filling {
+                    decoder!.continueFill(into: &out)
+                    continue
+                }
             }
-            try buffer.fill(from: source)
+            if finished { return }
+            if needBytes {
+                try buffer.fill(from: source)
+                needBytes = false
+            }
             let atEnd = buffer.atEnd
-            try buffer.consume { bytes in try appendingPending { s, l in try decoder!.decode(bytes, atEnd: atEnd, into: &s, lines: &l) } }
-            if atEnd && buffer.count == 0 && !decoder!.filling {
-                decoder!.finish()
-                if !decoder!.filling { finished = true }
+            if decoder != nil {
+                try buffer.consume { bytes in try decoder!.decode(bytes, atEnd: atEnd, into: &out) }
+                if out.room == 0 || out.failed || decoder!.filling || decoder!.hasPartial { continue }
+            } else {
+                var exhausted = false
+                buffer.consume { bytes in decodeActivityBin(bytes, atEnd: atEnd, into: &out, exhausted: &exhausted) }
+                if !exhausted { continue }
             }
-            return
+            // Decoding stopped for want of bytes.
+            if atEnd {
+                decoder?.finish()
+                finished = true
+            } else {
+                needBytes = true
+            }
         }
-        try buffer.fill(from: source)
-        let atEnd = buffer.atEnd
-        buffer.consume { bytes in decodeActivityBin(bytes, atEnd: atEnd) }
-        if atEnd { finished = true }
     }
 
-    /// Whole pairs of samples (9 bytes); at the end, a last odd sample (5 bytes, its last nibble unused).
-    private func decodeActivityBin(_ bytes: UnsafeRawBufferPointer, atEnd: Bool) -> Int {
-        var count = bytes.count / 9 * 2
-        if atEnd && bytes.count - count / 2 * 9 >= 5 { count += 1 }
-        pending.samples.reserveCapacity(count)
-        for k in 0..<count {
-            let raw = GT3XPacked12.sample(bytes, k)
-            let n = sampleNumber + k
-            let t = startNs + Int64(n / rate) * 1_000_000_000 + GT3XLogDecoder.offsetNs(n % rate, rate: rate)
-            pending.samples.append(Sample(timestamp: t, accel: Vector3(Double(raw.0) * factor, Double(raw.1) * factor, Double(raw.2) * factor)))
-            pending.lines.append(n + 1)
+    /// Samples of activity.bin, as many as `out` has room for: whole pairs of samples (9 bytes)
+    /// are consumed (the second of a pair may follow at the next call: ``half``); at the end, a
+    /// last odd sample (5 bytes, its last nibble unused). `exhausted`: every sample in `bytes` was
+    /// written.
+    private func decodeActivityBin(_ bytes: UnsafeRawBufferPointer, atEnd: Bool, into out: inout DeviceSampleWriter, exhausted: inout Bool) -> Int {
+        var available = bytes.count / 9 * 2
+        if atEnd && bytes.count - available / 2 * 9 >= 5 { available += 1 }
+        let first = half ? 1 : 0
+        let end = first + min(available - first, out.room)
+        let n = end - first
+        let (startNs, factor, rate, number) = (startNs, factor, rate, sampleNumber)
+        var second = Int64(number / rate)
+        var k = number % rate
+        var offsets = EvenNanoseconds(rate: rate, from: k)
+        out.putRun(n, lines: { j in number + j + 1 }) { j in
+            if k == rate {
+                second += 1
+                k = 0
+                offsets = EvenNanoseconds(rate: rate, from: 0)
+            }
+            k += 1
+            return GT3XLogDecoder.sample(GT3XPacked12.sample(bytes, first + j), at: startNs + second * 1_000_000_000 + offsets.next(), factor: factor)
         }
-        sampleNumber += count
-        let used = count / 2 * 9 + (count % 2 == 1 ? 5 : 0)
-        if atEnd && used < bytes.count {
+        sampleNumber += n
+        var used = end / 2 * 9
+        half = end % 2 == 1
+        exhausted = end == available
+        if exhausted && atEnd && half {
+            used += 5
+            half = false
+        }
+        if exhausted && atEnd && used < bytes.count {
             tally.add(.truncatedBlock, file: name, line: sampleNumber + 1, message: "activity.bin ends inside a sample: its \(bytes.count - used) bytes dropped")
             return bytes.count
         }
