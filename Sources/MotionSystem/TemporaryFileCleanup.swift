@@ -8,9 +8,12 @@ import Synchronization
 /// Removes unfinished temporary files when the process is ended by a signal: while at least one
 /// file is registered, SIGINT, SIGTERM, SIGHUP, SIGXFSZ and SIGPIPE run a handler that unlinks
 /// every registered path and then re-raises the signal with its default action, so the process
-/// still ends the way the signal says (exit status 128 + N in a shell). Signals the process
-/// ignored when the first file was registered (`nohup`'s SIGHUP) stay ignored; the previous
-/// handlers are restored when the last file is unregistered.
+/// still ends the way the signal says (exit status 128 + N in a shell). Only signals whose action
+/// is the default (ending the process) are taken: those the process ignored when the first file
+/// was registered (`nohup`'s SIGHUP) stay ignored, and those it handles itself (a capture's
+/// ``SignalPipe``: it stops cleanly and finishes or removes its files on its own paths) stay
+/// handled. The default action is put back when the last file is unregistered, for each signal
+/// whose handler is still this one (a handler the process installed meanwhile is left alone).
 ///
 /// The handler only calls async-signal-safe functions (`unlink`, `sigaction`, `sigprocmask`,
 /// `raise`) and reads a fixed table allocated at the first registration; registering and
@@ -83,7 +86,11 @@ public enum TemporaryFileCleanup {
                 table.inUse[registration.slot] = 0
                 state.count -= 1
                 if state.count == 0 {
-                    for (sig, var action) in state.previous { sigaction(sig, &action, nil) }
+                    for (sig, var action) in state.previous {
+                        var current = sigaction()
+                        guard sigaction(sig, nil, &current) == 0, isOurs(current) else { continue }
+                        sigaction(sig, &action, nil)
+                    }
                     state.previous = [:]
                 }
             }
@@ -100,16 +107,27 @@ public enum TemporaryFileCleanup {
         }
     }
 
-    /// Installs the handler for every signal not currently ignored.
+    /// The handler `sigaction(2)` is given.
+    private static let handler: @convention(c) (Int32) -> Void = { sig in TemporaryFileCleanup.handle(sig) }
+
+    /// Whether `action` runs ``handler``.
+    private static func isOurs(_ action: sigaction) -> Bool {
+        guard action.sa_flags & SA_SIGINFO == 0, let h = action.__sigaction_handler.sa_handler else { return false }
+        return unsafeBitCast(h, to: Int.self) == unsafeBitCast(handler, to: Int.self)
+    }
+
+    /// Installs the handler for every signal whose action is the default (not ignored, not
+    /// handled by the process).
     /// - Returns: the dispositions replaced.
     private static func installHandlers() -> [Int32: sigaction] {
         var replaced: [Int32: sigaction] = [:]
         for sig in signals {
             var old = sigaction()
             guard sigaction(sig, nil, &old) == 0 else { continue }
-            if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            guard old.sa_flags & SA_SIGINFO == 0,
+                  unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_DFL, to: Int.self) else { continue }
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { sig in TemporaryFileCleanup.handle(sig) }
+            action.__sigaction_handler.sa_handler = handler
             sigfillset(&action.sa_mask)
             action.sa_flags = 0
             if sigaction(sig, &action, nil) == 0 { replaced[sig] = old }
