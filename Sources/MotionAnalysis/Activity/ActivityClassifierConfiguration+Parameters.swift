@@ -6,6 +6,9 @@ extension ActivityClassifierConfiguration {
         [
             ("stillMotion", \.stillMotion),
             ("stillRotation", \.stillRotation),
+            ("restMotion", \.restMotion),
+            ("restVibration", \.restVibration),
+            ("vehicleVibration", \.vehicleVibration),
             ("gaitPeriodicity", \.gaitPeriodicity),
             ("shortGaitVertical", \.shortGaitVertical),
             ("walkingMinimum", \.walkingMinimum),

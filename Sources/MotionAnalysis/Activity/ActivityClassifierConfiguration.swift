@@ -14,8 +14,23 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     /// Still: standard deviation of |a| over the window at most this (m/s²). Sensor noise is
     /// 0.02-0.06; sitting or standing sway up to about 0.15.
     public var stillMotion = 0.15
-    /// Still, when a gyroscope is present: bias-removed rotation rate (rms, rad/s) at most this.
+    /// Still, when a gyroscope is present: bias-removed rotation rate (rms, rad/s) at most this
+    /// (twice this for a person at rest).
     public var stillRotation = 0.25
+    /// Still, a person at rest (sitting or standing with the device in the hand, on the wrist or
+    /// in a pocket): std of the smoothed |a| at most this (m/s²) when the motion is slow (its
+    /// ``ActivityFeatures/vibrationShare`` below ``restVibration``) and not periodic. A hand
+    /// holding a phone moves it by 0.2-0.5 m/s²; a device at rest needs ``stillMotion``.
+    public var restMotion = 0.6
+    /// Still, a person at rest: the vibration share (``ActivityFeatures/vibrationShare``, of
+    /// |a|'s variation above about 2 Hz) below this. A body at rest sways and shifts below 2 Hz
+    /// (0.1-0.4 with a sensor's own noise on top); an engine and a road shake the sensor at every
+    /// frequency (0.44-0.86 on the rides here at their 10th percentile and median).
+    public var restVibration = 0.45
+    /// Vehicle: the vibration share at least this: a road's broadband shaking, not a body's slow
+    /// motion. Below ``restVibration``, so that a rougher ride's calmer windows (a share of
+    /// 0.3-0.45) keep their vehicle evidence.
+    public var vehicleVibration = 0.3
     /// Gait: normalised autocorrelation of the vertical acceleration at a step or stride lag
     /// (0.24-1.6 s, 37-250 steps/min) at least this.
     public var gaitPeriodicity = 0.5
@@ -94,6 +109,10 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
         }
         try positive(stillMotion, "stillMotion")
         try positive(stillRotation, "stillRotation")
+        try positive(restMotion, "restMotion")
+        for (v, name) in [(restVibration, "restVibration"), (vehicleVibration, "vehicleVibration")] {
+            guard v.isFinite && v > 0 && v < 1.5 else { throw .invalidConfiguration("\(name) must be within (0, 1.5), got \(v)") }
+        }
         try positive(walkingMinimum, "walkingMinimum")
         try positive(shortGaitVertical, "shortGaitVertical")
         try positive(runningAmplitude, "runningAmplitude")
@@ -105,6 +124,7 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
         guard gaitPeriodicity.isFinite && gaitPeriodicity > 0 && gaitPeriodicity < 1 else {
             throw .invalidConfiguration("gaitPeriodicity must be within (0, 1), got \(gaitPeriodicity)")
         }
+        guard stillMotion <= restMotion else { throw .invalidConfiguration("stillMotion must not be above restMotion") }
         guard walkingMinimum < runningAmplitude else { throw .invalidConfiguration("walkingMinimum must be below runningAmplitude") }
         guard vehicleFloor < cyclingFloor else { throw .invalidConfiguration("vehicleFloor must be below cyclingFloor") }
         let n = ActivityClass.allCases.count

@@ -3,12 +3,13 @@
 ///
 /// Rules (thresholds in ``ActivityClassifierConfiguration``; `∧` is the minimum of soft steps that
 /// go from 0 to 1 between 0.75 and 1.25 times a threshold, or ±0.1 around a periodicity):
-/// - still   = calm motion (std of the smoothed |a|) low ∧ (rotation low, with a gyroscope)
+/// - still   = [calm motion (std of the smoothed |a|) low ∧ (rotation low, with a gyroscope)]: the device at rest
+///             ∨ [not periodic ∧ calm motion ≤ restMotion ∧ vibration share < restVibration ∧ (rotation ≤ 2 × stillRotation)]: a person at rest
 /// - gait periodic = periodicity high ∨ (periodicity of the last 2.4 s high ∧ its vertical ≥ shortGaitVertical)
 /// - walking = gait periodic ∧ vertical ≥ walkingMinimum ∧ vertical < runningAmplitude
 /// - running = gait periodic ∧ vertical ≥ runningAmplitude
 /// - cycling = not periodic ∧ floor ≥ cyclingFloor ∧ motion < cyclingMotion
-/// - vehicle = not periodic ∧ vehicleFloor ≤ floor < cyclingFloor ∧ motion < vehicleMotion ∧ tilt < vehicleTilt
+/// - vehicle = not periodic ∧ vehicleFloor ≤ floor < cyclingFloor ∧ motion < vehicleMotion ∧ tilt < vehicleTilt ∧ vibration share ≥ vehicleVibration
 /// - unknown = 1 − the largest of the others (also the whole evidence without gravity)
 public struct ActivityEvidence: Sendable, Equatable {
     /// Membership per class, ``ActivityClass/index`` order (lanes 0-5; lanes 6 and 7 are 0): a
@@ -48,12 +49,16 @@ public struct ActivityEvidence: Sendable, Equatable {
         let periodic = Swift.max(rhythm(f.periodicity), shortGait ? Swift.min(rhythm(f.shortPeriodicity), above(f.shortVertical, c.shortGaitVertical)) : 0)
         var m = SIMD8<Double>()
         if f.gravity >= 2 {
-            m[ActivityClass.still.index] = Swift.min(below(f.calmMotion, c.stillMotion), f.rotation.map { below($0, c.stillRotation) } ?? 1)
+            let deviceAtRest = Swift.min(below(f.calmMotion, c.stillMotion), f.rotation.map { below($0, c.stillRotation) } ?? 1)
+            let personAtRest = Swift.min(1 - periodic, below(f.calmMotion, c.restMotion), below(f.vibrationShare, c.restVibration),
+                                         f.rotation.map { below($0, 2 * c.stillRotation) } ?? 1)
+            m[ActivityClass.still.index] = Swift.max(deviceAtRest, personAtRest)
             m[ActivityClass.walking.index] = Swift.min(periodic, above(f.vertical, c.walkingMinimum), below(f.vertical, c.runningAmplitude))
             m[ActivityClass.running.index] = Swift.min(periodic, above(f.vertical, c.runningAmplitude))
             m[ActivityClass.cycling.index] = Swift.min(1 - periodic, above(f.floor, c.cyclingFloor), below(f.motion, c.cyclingMotion))
             m[ActivityClass.vehicle.index] = Swift.min(1 - periodic, above(f.floor, c.vehicleFloor), below(f.floor, c.cyclingFloor),
-                                                       below(f.motion, c.vehicleMotion), below(f.tilt, c.vehicleTilt))
+                                                       below(f.motion, c.vehicleMotion), below(f.tilt, c.vehicleTilt),
+                                                       above(f.vibrationShare, c.vehicleVibration))
         }
         var largest = m[0]
         for i in 1..<5 { largest = Swift.max(largest, m[i]) }

@@ -42,10 +42,17 @@ public struct ActivityFeatures: Sendable, Equatable {
     public var shortVertical: Double
     /// Bias-removed rotation rate, rms (rad/s), or nil without a gyroscope.
     public var rotation: Double?
+    /// Vibration share (0 to about 1.4): the standard deviation of |a| minus its centred
+    /// ``vibrationPoints``-point (0.52 s) moving mean, over the standard deviation of |a|: how much
+    /// of the motion lies above about 2 Hz. A road and an engine shake the sensor at every
+    /// frequency the grid holds (white noise gives about 1); a body at rest (sway, posture shifts,
+    /// a hand holding the device) moves it slowly. 0 when |a| does not vary.
+    public var vibrationShare: Double
 
     /// Creates a feature set.
     public init(gravity: Double, vertical: Double, horizontal: Double, motion: Double, calmMotion: Double? = nil, floor: Double, tilt: Double,
-                periodicity: Double, periodSeconds: Double, shortPeriodicity: Double = 0, shortVertical: Double = 0, rotation: Double?) {
+                periodicity: Double, periodSeconds: Double, shortPeriodicity: Double = 0, shortVertical: Double = 0, rotation: Double?,
+                vibrationShare: Double = 1) {
         self.gravity = gravity
         self.vertical = vertical
         self.horizontal = horizontal
@@ -58,6 +65,7 @@ public struct ActivityFeatures: Sendable, Equatable {
         self.shortPeriodicity = shortPeriodicity
         self.shortVertical = shortVertical
         self.rotation = rotation
+        self.vibrationShare = vibrationShare
     }
 
     /// Shortest autocorrelation lag, grid points (0.24 s: 250 steps/min).
@@ -68,6 +76,27 @@ public struct ActivityFeatures: Sendable, Equatable {
     static let peakDip = 0.3
     /// The short window of ``shortPeriodicity``, grid points (2.4 s).
     public static let shortPoints = 60
+    /// The moving mean of ``vibrationShare``, grid points (0.52 s: its first null at 1.9 Hz).
+    public static let vibrationPoints = 13
+
+    /// ``vibrationShare`` of `m[0..<n]` whose standard deviation is `motion`: the residual of a
+    /// centred moving mean of ``vibrationPoints`` over the points where it is whole.
+    /// - Complexity: O(n), no allocation.
+    static func vibrationShare(_ m: UnsafePointer<Double>, n: Int, motion: Double) -> Double {
+        let k = vibrationPoints, half = vibrationPoints / 2
+        guard motion > 1e-9, n > k else { return 0 }
+        var window = 0.0
+        for i in 0..<k { window += m[i] }
+        var s = 0.0, s2 = 0.0
+        let count = n - 2 * half
+        for i in half..<(n - half) {
+            let r = m[i] - window / Double(k)
+            s += r; s2 += r * r
+            if i + half + 1 < n { window += m[i + half + 1] - m[i - half] }
+        }
+        let mean = s / Double(count)
+        return (Swift.max(0, s2 / Double(count) - mean * mean)).squareRoot() / motion
+    }
 
     /// The periodicity of `v[0..<n]` (mean 0 not required: the mean is removed; when `smoothed`,
     /// filtered by [1 2 1]/4 first): the highest autocorrelation peak at lags `minLag...maxLag` reached by first falling at least `peakDip`
@@ -174,6 +203,8 @@ public struct ActivityFeatures: Sendable, Equatable {
             if ql > 1e-9 { cosine = Swift.min(cosine, (qx * ux + qy * uy + qz * uz) / ql) }
         }
         let tilt = acos(Swift.max(-1, Swift.min(1, cosine))) * 180 / Double.pi
+        let motion = (mm / count).squareRoot()
+        let share = vibrationShare(UnsafePointer(m), n: n, motion: motion)
         // Periodicity of the vertical component over the whole window and over its last 2.4 s
         // (the scratch `m` is free again: |a| is no longer needed).
         // The short window's signal is smoothed by [1 2 1]/4 on the 25 Hz grid (gain 0.5 at
@@ -196,8 +227,8 @@ public struct ActivityFeatures: Sendable, Equatable {
             rotation = (r2 / count).squareRoot()
         }
         return ActivityFeatures(gravity: g, vertical: (vv / count).squareRoot(), horizontal: (hh / count).squareRoot(),
-                                motion: (mm / count).squareRoot(), calmMotion: (calm / count).squareRoot(), floor: floor, tilt: tilt, periodicity: whole.value,
+                                motion: motion, calmMotion: (calm / count).squareRoot(), floor: floor, tilt: tilt, periodicity: whole.value,
                                 periodSeconds: Double(whole.lag) * Double(ActivityClassifierConfiguration.gridPeriod) / 1e9,
-                                shortPeriodicity: short.value, shortVertical: short.std, rotation: rotation)
+                                shortPeriodicity: short.value, shortVertical: short.std, rotation: rotation, vibrationShare: share)
     }
 }
