@@ -15,7 +15,23 @@ struct EvalStepsCommandTests {
         #expect(r.code == 0, "\(r.err)")
         let o = try Self.json(r.out)
         let sets = try #require(o["sets"] as? [[String: Any]])
-        #expect(sets.compactMap { $0["set"] as? String } == ["oxford", "bangle_walks", "non_walking", "bouts", "slow_walks"])
+        #expect(sets.compactMap { $0["set"] as? String } == ["oxford", "bangle_walks", "non_walking", "bouts", "slow_walks", "arm_swing_reduced", "arm_swing_removed"])
+        // The arm swing sets: each file against its untransformed walk's count in the same document.
+        let bangle = try #require(sets.first { $0["set"] as? String == "bangle_walks" }?["files"] as? [[String: Any]])
+        for name in ["arm_swing_reduced", "arm_swing_removed"] {
+            let set = try #require(sets.first { $0["set"] as? String == name })
+            let files = try #require(set["files"] as? [[String: Any]])
+            #expect(files.count == bangle.count && set["max_abs_change_percent"] is Double && set["mean_abs_change_percent"] is Double)
+            for f in files {
+                let source = try #require(bangle.first { $0["path"] as? String == f["source_path"] as? String }, "\(f)")
+                let untransformed = try #require(f["untransformed_counted"] as? Int), counted = try #require(f["counted"] as? Int)
+                #expect(untransformed == source["counted"] as? Int && f["unit"] as? String == source["unit"] as? String)
+                let change = try #require(f["change_percent"] as? Double)
+                #expect(abs(change - (untransformed == 0 ? (counted == 0 ? 0 : 100) : 100 * Double(counted - untransformed) / Double(untransformed))) < 1e-3)
+            }
+        }
+        let judged = try #require(o["in_sample_targets"] as? [[String: Any]]).filter { ($0["set"] as? String)?.hasPrefix("arm_swing") == true }
+        #expect(judged.filter { $0["name"] as? String == "max_abs_change_percent" }.count == 2)
         let bouts = try #require(sets.first { $0["set"] as? String == "bouts" })
         #expect((bouts["bouts"] as? Int ?? 0) > 0 && bouts["bout_recall"] is Double && bouts["bout_count_recall"] is Double)
         #expect(o["in_sample_targets"] is [[String: Any]] && o["targets"] == nil && o["cross_validation"] == nil)

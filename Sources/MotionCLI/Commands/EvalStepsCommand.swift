@@ -22,8 +22,10 @@ enum EvalStepsCommand {
             one constant offset per file), Bangle.js wrist walks (MAPE, worst file), non-walking \
             recordings (false steps per hour = steps counted beyond the manifest's truth, summed over \
             the set, divided by its duration), the bout test (the Oxford walks cut into bouts of 4-20 \
-            steps between real still pieces: share of bout steps matched by a counted step) and slow \
-            walks (the walks at 0.8 times the cadence and half the motion, a check). \
+            steps between real still pieces: share of bout steps matched by a counted step), slow \
+            walks (the walks at 0.8 times the cadence and half the motion, a check) and the Bangle.js \
+            wrist walks with their arm swing reduced (x0.5) and removed (each file's count against \
+            its untransformed count: within 10 %). \
             Cross-validation: leave one source out (an Oxford subject, or a Bangle.js wearer group: \
             the HughB files, the numbered files), \
             grid search of the tuned parameters on the rest, the held-out unit counted with the \
@@ -101,7 +103,7 @@ enum EvalStepsCommand {
                     if args.flag("json") {
                         io.out(inSampleJSON(results))
                     } else {
-                        for r in results { table(r, crossValidated: nil, io: io) }
+                        for r in results { table(r, crossValidated: nil, all: results, allCrossValidated: nil, io: io) }
                         io.out("In-sample figures only (--in-sample): the targets judge the cross-validated figures.")
                     }
                     return
@@ -131,7 +133,8 @@ enum EvalStepsCommand {
                     io.out(json(result, corpus: corpus, rides: rides, lower: lower, loadSeconds: loadSeconds, cvSeconds: cvSeconds))
                 } else {
                     for r in result.inSample {
-                        table(r, crossValidated: result.crossValidated.first { $0.set == r.set }, io: io)
+                        table(r, crossValidated: result.crossValidated.first { $0.set == r.set },
+                              all: result.inSample, allCrossValidated: result.crossValidated, io: io)
                     }
                     if !rides.isEmpty { roughRides(rides, io: io) }
                     if !lower.isEmpty { lowerRates(lower, io: io) }
@@ -164,8 +167,8 @@ enum EvalStepsCommand {
 
     /// One line of in-sample figures for `--sweep`/`--sensitivity`: Oxford (all, Samsung,
     /// Pixel+Nexus: MAPE/worst), precision/recall, Bangle walks MAPE/worst, non-walking false
-    /// steps/h, bout recall and pause steps/h, slow walks MAPE/worst, and the missed targets
-    /// (latency is not measured here).
+    /// steps/h, bout recall and pause steps/h, slow walks MAPE/worst, the arm swing sets' worst
+    /// change against the untransformed count, and the missed targets (latency is not measured here).
     static func summary(_ results: [StepEvaluation.SetResult], label: String) -> String {
         func group(_ r: StepEvaluation.SetResult, _ keep: (StepEvaluation.FileResult) -> Bool) -> String {
             r.absoluteError(where: keep).map { f($0.mean, 2) + "/" + f($0.worst) } ?? "-"
@@ -184,6 +187,9 @@ enum EvalStepsCommand {
                 line += " | bouts " + f(100 * (r.boutRecall ?? 0), 1) + "% (count " + f(100 * (r.boutCountRecall ?? 0), 1) + "%, +" + "\(r.boutExcess)) pause " + f(r.pauseStepsPerHour) + "/h"
             case .slowWalks:
                 line += " | slow " + f(r.mape, 2) + "/" + f(r.maxAbsErrorPercent)
+            case .armSwingReduced, .armSwingRemoved:
+                let worst = StepEvaluation.SourceChange.worst(StepEvaluation.changes(of: r, in: results)).map { abs($0.changePercent) } ?? 0
+                line += " | swing x" + (r.set == .armSwingReduced ? StepFormatting.jsonNumber(ArmSwingTransform.reduced) : "0") + " change " + f(worst)
             }
         }
         let missed = StepEvaluation.verdicts(results).filter { !$0.met && $0.name != "max_latency_s" }.map { "\($0.set).\($0.name)" }
@@ -198,22 +204,36 @@ enum EvalStepsCommand {
         s.count >= w ? s : (right ? String(repeating: " ", count: w - s.count) + s : s + String(repeating: " ", count: w - s.count))
     }
 
-    /// One set's table: per file the in-sample count and, when given, the cross-validated one.
-    static func table(_ r: StepEvaluation.SetResult, crossValidated cv: StepEvaluation.SetResult?, io: CommandIO) {
+    /// One set's table: per file the in-sample count and, when given, the cross-validated one;
+    /// `all` and `allCrossValidated` are every set of the same evaluations (the arm swing sets are
+    /// judged against the untransformed walks' counts there).
+    static func table(_ r: StepEvaluation.SetResult, crossValidated cv: StepEvaluation.SetResult?,
+                      all: [StepEvaluation.SetResult], allCrossValidated: [StepEvaluation.SetResult]?, io: CommandIO) {
         io.out("== \(r.set.title) (\(r.files.count) files, \(f(r.hours, 2)) h)")
         let matched = r.set == .oxford || r.set == .slowWalks && r.files.contains { $0.matching != nil }
         let cvFiles = Dictionary((cv?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         let hasCV = cv != nil
+        let changeList = StepEvaluation.changes(of: r, in: all)
+        let cvChangeList = cv.map { StepEvaluation.changes(of: $0, in: allCrossValidated ?? []) } ?? []
+        let changes = Dictionary(changeList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let cvChanges = Dictionary(cvChangeList.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let againstSource = StepEvaluation.setsJudgedAgainstSource.contains(r.set)
+        func change(_ c: StepEvaluation.SourceChange?) -> String { c.map { ($0.changePercent >= 0 ? "+" : "") + f($0.changePercent) } ?? "-" }
         var head = pad("file", 44) + pad("truth", 7, right: true) + pad("counted", 9, right: true) + pad("error%", 9, right: true)
+        if againstSource { head += pad("untransf.", 11, right: true) + pad("change%", 9, right: true) }
         if matched { head += pad("prec", 7, right: true) + pad("recall", 8, right: true) }
         if r.set == .bouts { head += pad("bouts", 7, right: true) + pad("in-bout", 9, right: true) + pad("pause", 7, right: true) }
         head += pad("latency_s", 11, right: true) + pad("hold_s", 8, right: true)
         if r.set == .nonWalking { head += pad("duration_s", 12, right: true) + pad("false", 7, right: true) }
-        if hasCV { head += pad("cv:counted", 12, right: true) + pad("error%", 9, right: true) + (r.set == .bouts ? pad("in-bout", 9, right: true) : "") }
+        if hasCV {
+            head += pad("cv:counted", 12, right: true) + pad("error%", 9, right: true) + (r.set == .bouts ? pad("in-bout", 9, right: true) : "")
+            if againstSource { head += pad("untransf.", 11, right: true) + pad("change%", 9, right: true) }
+        }
         io.out(head)
         func err(_ x: StepEvaluation.FileResult) -> String { x.errorPercent.map { ($0 >= 0 ? "+" : "") + f($0) } ?? "-" }
         for x in r.files {
             var line = pad(x.fileName, 44) + pad("\(x.truth)", 7, right: true) + pad("\(x.counted)", 9, right: true) + pad(err(x), 9, right: true)
+            if againstSource { line += pad(changes[x.path].map { "\($0.sourceCount)" } ?? "-", 11, right: true) + pad(change(changes[x.path]), 9, right: true) }
             if matched { line += x.matching.map { pad(f($0.precision, 3), 7, right: true) + pad(f($0.recall, 3), 8, right: true) } ?? pad("-", 15, right: true) }
             if r.set == .bouts { line += pad("\(x.bouts.count)", 7, right: true) + pad("\(x.boutStepsCounted)", 9, right: true) + pad("\(x.pauseSteps)", 7, right: true) }
             line += pad(f(x.maxLatencySeconds, 2), 11, right: true) + pad(f(x.maxActivityHoldSeconds, 2), 8, right: true)
@@ -221,6 +241,7 @@ enum EvalStepsCommand {
             if hasCV {
                 if let y = cvFiles[x.path] {
                     line += pad("\(y.counted)", 12, right: true) + pad(err(y), 9, right: true) + (r.set == .bouts ? pad("\(y.boutStepsCounted)", 9, right: true) : "")
+                    if againstSource { line += pad(cvChanges[x.path].map { "\($0.sourceCount)" } ?? "-", 11, right: true) + pad(change(cvChanges[x.path]), 9, right: true) }
                 } else {
                     line += pad("-", 12, right: true)
                 }
@@ -230,12 +251,12 @@ enum EvalStepsCommand {
         io.out("  (latency_s: the counter's own, judged; hold_s: the extra hold for the activity classifier's vehicle decision, reported: longest \(f(r.maxActivityHoldSeconds, 2)) s)")
         let g = r.gait
         io.out("  counter vs classifier (reported): \(f(g.silentGaitSeconds, 1)) s of \(f(g.gaitSeconds, 1)) s walking/running without a step for over \(f(GaitAgreement.silenceSeconds, 0)) s (\(f(g.silentPercent, 2)) %, longest \(f(g.longestSilenceSeconds, 1)) s); \(g.stepsOutsideGait) of \(g.steps) steps outside walking/running (\(f(g.outsidePercent, 2)) %)")
-        let inSample = StepEvaluation.verdicts([r])
-        let crossValidated = cv.map { StepEvaluation.verdicts([$0]) }
-        for (i, v) in inSample.enumerated() {
+        let inSample = StepEvaluation.verdicts(all).filter { $0.set == r.set.rawValue }
+        let crossValidated = cv.map { _ in StepEvaluation.verdicts(allCrossValidated ?? []).filter { $0.set == r.set.rawValue } }
+        for v in inSample {
             let digits = v.name.contains("precision") || v.name.contains("recall") ? 3 : 2
             var line = "  target \(pad(v.name, 22)) in-sample \(pad(f(v.value, digits), 8, right: true))"
-            if let c = crossValidated?[i] {
+            if let c = crossValidated?.first(where: { $0.name == v.name }) {
                 line += "  cross-validated \(pad(f(c.value, digits), 8, right: true)) \(c.comparison.rawValue) \(f(c.target, digits))  \(c.met ? "met" : "NOT MET")"
             } else {
                 line += " \(v.comparison.rawValue) \(f(v.target, digits))"
@@ -261,6 +282,15 @@ enum EvalStepsCommand {
             if let cv { io.out("  cross-validated: " + figures(cv)) }
         case .slowWalks:
             io.out("  in-sample MAPE \(f(r.mape, 2)) %, worst \(f(r.maxAbsErrorPercent)) %" + (cv.map { "; cross-validated MAPE \(f($0.mape, 2)) %, worst \(f($0.maxAbsErrorPercent)) %" } ?? "") + " (a check, no target)")
+        case .armSwingReduced, .armSwingRemoved:
+            func figures(_ x: StepEvaluation.SetResult, _ c: [StepEvaluation.SourceChange]) -> String {
+                let worst = StepEvaluation.SourceChange.worst(c)
+                return "change vs untransformed mean \(f(StepEvaluation.SourceChange.meanAbsChangePercent(c), 2)) %, worst \(f(abs(worst?.changePercent ?? 0), 1)) %"
+                    + (worst.map { " (\($0.path.split(separator: "/").last ?? "") \($0.sourceCount) -> \($0.counted))" } ?? "")
+                    + "; MAPE vs truth \(f(x.mape, 2)) %, worst \(f(x.maxAbsErrorPercent)) %"
+            }
+            io.out("  in-sample: " + figures(r, changeList))
+            if let cv { io.out("  cross-validated: " + figures(cv, cvChangeList)) }
         case .bangleWalks:
             break
         }
@@ -381,11 +411,16 @@ enum EvalStepsCommand {
         func n(_ x: Double) -> String { StepFormatting.jsonNumber(x) }
         var sets: [String] = []
         for r in results {
+            let judged = StepEvaluation.changes(of: r, in: results)
+            let changes = Dictionary(judged.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
             let files = r.files.map { x -> String in
                 var o = "{\"path\":\(q(x.path)),\"activity\":\(q(x.activity)),\"unit\":\(q(x.unit)),\"truth\":\(x.truth),\"counted\":\(x.counted),"
                 o += "\"error_percent\":\(x.errorPercent.map(n) ?? "null"),\"duration_s\":\(n(x.durationSeconds)),\"max_latency_s\":\(n(x.maxLatencySeconds)),\"max_activity_hold_s\":\(n(x.maxActivityHoldSeconds))"
                 if let g = x.gait { o += ",\"gait_s\":\(n(g.gaitSeconds)),\"silent_gait_s\":\(n(g.silentGaitSeconds)),\"steps_outside_gait\":\(g.stepsOutsideGait)" }
                 if let m = x.matching { o += ",\"matched\":\(m.matched),\"precision\":\(n(m.precision)),\"recall\":\(n(m.recall)),\"offset_s\":\(n(Double(m.offset) / 1e9))" }
+                if let c = changes[x.path] {
+                    o += ",\"source_path\":\(q(c.sourcePath)),\"untransformed_counted\":\(c.sourceCount),\"change_percent\":\(n(c.changePercent))"
+                }
                 if !x.bouts.isEmpty {
                     o += ",\"bouts\":\(x.bouts.count),\"bout_truth\":\(x.bouts.map(\.truth).reduce(0, +)),\"bout_steps_counted\":\(x.boutStepsCounted),"
                     o += "\"bout_excess\":\(x.boutExcess),\"pause_steps\":\(x.pauseSteps),\"pause_s\":\(n(x.pauseSeconds))"
@@ -401,6 +436,10 @@ enum EvalStepsCommand {
             if r.set == .bouts {
                 o += ",\"bouts\":\(r.boutCount),\"bout_truth\":\(r.boutTruth),\"bout_recall\":\(r.boutRecall.map(n) ?? "null"),\"bout_count_recall\":\(r.boutCountRecall.map(n) ?? "null"),"
                 o += "\"bout_excess\":\(r.boutExcess),\"pause_steps_per_hour\":\(n(r.pauseStepsPerHour))"
+            }
+            if StepEvaluation.setsJudgedAgainstSource.contains(r.set) {
+                let worst = abs(StepEvaluation.SourceChange.worst(judged)?.changePercent ?? 0)
+                o += ",\"mean_abs_change_percent\":\(n(StepEvaluation.SourceChange.meanAbsChangePercent(judged))),\"max_abs_change_percent\":\(n(worst))"
             }
             sets.append(o + "}")
         }

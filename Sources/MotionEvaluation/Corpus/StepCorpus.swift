@@ -2,16 +2,17 @@ import MotionCore
 
 /// Every recording the step counter is judged on, held in memory: the step recordings of a
 /// datasets folder's manifest (Oxford phone walks, Bangle.js wrist walks, non-walking
-/// recordings) and the recordings derived from them for issue 17: the bout test
-/// (``BoutRecordingBuilder``, Oxford walks cut into bouts between real still pieces) and the slow
-/// and gentle walks (``SlowWalkTransform``).
+/// recordings) and the recordings derived from them for issues 17 and 23: the bout test
+/// (``BoutRecordingBuilder``, Oxford walks cut into bouts between real still pieces), the slow
+/// and gentle walks (``SlowWalkTransform``) and the wrist walks with their arm swing reduced and
+/// removed (``ArmSwingTransform``).
 ///
 /// Loaded once, it can be counted with many configurations (``StepEvaluation``,
 /// ``StepCrossValidation``) without reading a file again.
 public struct StepCorpus: Sendable {
     /// The datasets folder.
     public let directory: String
-    /// The recordings: manifest order, then bouts, then slow walks.
+    /// The recordings: manifest order, then bouts, then slow walks, then the arm swing sets.
     public let recordings: [StepRecording]
     /// Where the bout test's still pieces came from (`path` of each source, with its duration in s).
     public let stillSources: [(path: String, seconds: Double)]
@@ -41,7 +42,7 @@ public struct StepCorpus: Sendable {
     /// The HAPT labels used as still pieces.
     public static let stillLabels: Set<String> = ["sitting", "standing"]
 
-    /// Loads the step recordings of `directory/manifest.csv` and derives the bout and slow sets.
+    /// Loads the step recordings of `directory/manifest.csv` and derives the bout, slow and arm swing sets.
     /// - Parameters:
     ///   - amplitudeScale: robustness experiment: every recording's acceleration (and every still
     ///     piece's) replaced by `mean + K · (a − mean)` before anything else (1 = as recorded).
@@ -119,6 +120,16 @@ public struct StepCorpus: Sendable {
                                          unit: walk.unit, truth: walk.truth,
                                          truthTimes: walk.truthTimes.map { $0.map { slow.time($0, origin: origin) } },
                                          samples: slow.apply(to: walk.samples)))
+        }
+        // The wrist walks with less and with no arm swing: each in its walk's source (unit).
+        for (set, k, folder) in [(StepEvaluation.Set.armSwingReduced, ArmSwingTransform.reduced, "arm-swing-reduced/"),
+                                 (.armSwingRemoved, ArmSwingTransform.removed, "arm-swing-removed/")] {
+            let transform = ArmSwingTransform(swing: k)
+            for walk in recordings where walk.set == .bangleWalks {
+                derived.append(StepRecording(path: folder + walk.fileName, sourcePath: walk.path, set: set, activity: "walking",
+                                             unit: walk.unit, truth: walk.truth, declaredRateHz: walk.declaredRateHz,
+                                             samples: transform.apply(to: walk.samples)))
+            }
         }
         return StepCorpus(directory: directory, recordings: recordings + derived, stillSources: stillSources, amplitudeScale: amplitudeScale)
     }

@@ -4,7 +4,8 @@ import MotionCore
 /// it is judged in and the cross-validation unit it belongs to.
 public struct StepRecording: Sendable {
     /// The path relative to the datasets folder (`steps/oxford/…csv`), or for a recording derived
-    /// from others `bouts/<walk file>` or `slow/<walk file>`.
+    /// from others `bouts/<walk file>`, `slow/<walk file>`, `arm-swing-reduced/<walk file>` or
+    /// `arm-swing-removed/<walk file>`.
     public var path: String
     /// The dataset file it comes from (for messages), relative to the datasets folder.
     public var sourcePath: String

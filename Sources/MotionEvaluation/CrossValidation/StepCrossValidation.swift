@@ -5,7 +5,7 @@ import MotionAnalysis
 ///
 /// Units: an Oxford subject (the second part of the file name: all of that person's walks, on
 /// every phone, leave together), and each Bangle.js recording on its own (the folder does not
-/// say who wore the watch). Derived recordings (bouts, slow walks) belong to the unit of the
+/// say who wore the watch). Derived recordings (bouts, slow walks, arm swing) belong to the unit of the
 /// walk they come from. For each unit (a *fold*), a grid search over ``StepSearchSpace`` (the
 /// base configuration with every combination of the tuned values) takes, on the recordings of
 /// every *other* unit, the configuration ``StepTrainingObjective`` judges best; the held-out

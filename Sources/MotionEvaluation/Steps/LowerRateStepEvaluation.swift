@@ -36,9 +36,7 @@ public struct LowerRateStepEvaluation: Sendable {
 
         /// Change against the own rate's count, percent of it (0 when both are 0; 100 when only
         /// the own rate's count is 0).
-        public var changePercent: Double {
-            sourceCount == 0 ? (counted == 0 ? 0 : 100) : 100 * Double(counted - sourceCount) / Double(sourceCount)
-        }
+        public var changePercent: Double { StepEvaluation.SourceChange.changePercent(counted, against: sourceCount) }
     }
 
     /// Every recording at one rate.

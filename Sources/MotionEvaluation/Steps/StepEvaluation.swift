@@ -25,6 +25,10 @@ public struct StepEvaluation: Sendable {
         case bouts
         /// Slow and gentle walking: the walks at 0.8 times the cadence and half the motion (``SlowWalkTransform``).
         case slowWalks = "slow_walks"
+        /// The Bangle.js wrist walks with their arm swing halved (``ArmSwingTransform``, k = 0.5).
+        case armSwingReduced = "arm_swing_reduced"
+        /// The Bangle.js wrist walks with their arm swing removed (``ArmSwingTransform``, k = 0).
+        case armSwingRemoved = "arm_swing_removed"
 
         /// Title used in tables.
         public var title: String {
@@ -34,6 +38,8 @@ public struct StepEvaluation: Sendable {
             case .nonWalking: return "Non-walking recordings"
             case .bouts: return "Bout test (Oxford walks cut into bouts of 4-20 steps between real still pieces)"
             case .slowWalks: return "Slow and gentle walks (the walks above at 1/1.25 the cadence, motion x0.51)"
+            case .armSwingReduced: return "Arm swing reduced (the Bangle.js wrist walks, horizontal motion and vertical stride band x0.5)"
+            case .armSwingRemoved: return "Arm swing removed (the Bangle.js wrist walks, horizontal motion and vertical stride band removed)"
             }
         }
     }
@@ -54,8 +60,10 @@ public struct StepEvaluation: Sendable {
 
     /// One evaluated recording.
     public struct FileResult: Sendable {
-        /// Path relative to the datasets folder (derived recordings: `bouts/…`, `slow/…`).
+        /// Path relative to the datasets folder (derived recordings: `bouts/…`, `slow/…`, `arm-swing-…/…`).
         public var path: String
+        /// The dataset file it comes from (its own path for a dataset file).
+        public var sourcePath: String
         /// Activity from the manifest.
         public var activity: String
         /// The evaluation set.
@@ -209,6 +217,9 @@ public struct StepEvaluation: Sendable {
         public static let boutRecall = 0.95
         /// Emission latency bound, seconds.
         public static let latencySeconds = 3.0
+        /// Arm swing reduced or removed: every wrist walk's count within this percentage of its
+        /// untransformed count (issue 23).
+        public static let armSwingChangePercent = 10.0
     }
 
     /// The recordings.
@@ -311,14 +322,15 @@ public struct StepEvaluation: Sendable {
             bouts = zip(r.bouts, counts).map { BoutResult(truth: $0.truth, counted: $1) }
             pauseSeconds -= r.bouts.map { Double($0.end - $0.start) / 1e9 }.reduce(0, +)
         }
-        return FileResult(path: r.path, activity: r.activity, set: r.set, unit: r.unit, counted: steps.count, truth: r.truth,
+        return FileResult(path: r.path, sourcePath: r.sourcePath, activity: r.activity, set: r.set, unit: r.unit, counted: steps.count, truth: r.truth,
                           durationSeconds: r.durationSeconds, maxLatencySeconds: latency,
                           matching: matching ? r.truthTimes.map { StepMatching(detected: steps, truth: $0) } : nil,
                           bouts: bouts, pauseSteps: pauseSteps, pauseSeconds: Swift.max(0, pauseSeconds), steps: steps)
     }
 
     /// Every aggregate figure of `results` against its target, in set order. The slow walks are
-    /// a check reported beside the targets: only their latency has a target.
+    /// a check reported beside the targets: only their latency has a target. The arm swing sets
+    /// are judged against their untransformed walks' counts in `results` (``changes(of:in:)``).
     public static func verdicts(_ results: [SetResult]) -> [TargetVerdict] {
         typealias T = Target
         var v: [TargetVerdict] = []
@@ -341,6 +353,10 @@ public struct StepEvaluation: Sendable {
                 v.append(TargetVerdict(set: s, name: "bout_recall", value: r.boutRecall ?? 0, target: T.boutRecall, comparison: .atLeast))
             case .slowWalks:
                 break
+            case .armSwingReduced, .armSwingRemoved:
+                // Not judged (NaN, never met) when no file's untransformed walk is in `results`.
+                let worst = SourceChange.worst(changes(of: r, in: results)).map { abs($0.changePercent) } ?? .nan
+                v.append(TargetVerdict(set: s, name: "max_abs_change_percent", value: worst, target: T.armSwingChangePercent, comparison: .atMost))
             }
             v.append(TargetVerdict(set: s, name: "max_latency_s", value: r.maxLatencySeconds, target: T.latencySeconds, comparison: .atMost))
         }
