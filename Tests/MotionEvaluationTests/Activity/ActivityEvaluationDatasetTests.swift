@@ -12,7 +12,7 @@ struct ActivityEvaluationDatasetTests {
     /// "Limits"): the spsw walks (short, turning: found by the short-gait rule, but not to 99.5 %
     /// and not within 3 s of a cold start), HAPT's agreement, the ST bicycle ride (called walking
     /// since the short-gait rule), the whole rides (the train's stops are called still; the first
-    /// seconds of the drive walking), and the person at rest (read as a vehicle or unknown). Any
+    /// seconds of the drive walking), and the person at rest (94.7 % still at worst: a 60 s file's first seconds `unknown`). Any
     /// other miss fails the test; so does one of these being met unnoticed (then the list and the
     /// docs are updated).
     static let knownMisses: Set<String> = [
@@ -21,7 +21,7 @@ struct ActivityEvaluationDatasetTests {
         "spsw_wrist.agreement_percent", "spsw_wrist.cold_onset_within_3s_percent",
         "st_pocket.files_correct_percent",
         "rides.max_walking_running_percent", "rides.max_changes_per_hour", "rides.min_vehicle_percent",
-        "person_at_rest.min_still_percent", "person_at_rest.files_mostly_unknown",
+        "person_at_rest.min_still_percent",
     ]
 
     /// What the short-gait rule and the shorter first windows gained, as floors below the figures
