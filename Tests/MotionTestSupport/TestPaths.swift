@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Paths the tests share: the package root, the real datasets beside it, fresh scratch folders.
 public enum TestPaths {
@@ -29,10 +30,54 @@ public enum TestPaths {
         return url.path
     }
 
-    /// A new, empty folder below the system's temporary directory, named `<prefix>-<UUID>`.
+    /// A new, empty folder below the system's temporary directory, named `<prefix>-<UUID>`. It is
+    /// removed, with everything in it, when the test process exits normally (CI runs on a shared
+    /// machine: nothing a test wrote stays in /tmp).
     public static func makeScratchDirectory(prefix: String = "motionbatch-tests") throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        ScratchCleanup.add(dir.path)
         return dir
+    }
+}
+
+/// The scratch folders made by this process, removed at its exit (`atexit`, registered with the
+/// first one).
+enum ScratchCleanup {
+    private static let paths = Mutex<[String]?>(nil)
+
+    static func add(_ path: String) {
+        paths.withLock { list in
+            if list == nil {
+                list = []
+                atexit { ScratchCleanup.removeAll() }
+            }
+            list?.append(path)
+        }
+    }
+
+    /// Removes every folder added (what cannot be removed stays; nothing is reported at exit).
+    static func removeAll() {
+        let all = paths.withLock { list -> [String] in
+            defer { list = [] }
+            return list ?? []
+        }
+        for path in all {
+            _ = chmodTree(path)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// Makes `path` and the folders below it writable and searchable by their owner (tests make
+    /// some read-only to provoke errors), so the removal works without root too. Symbolic links
+    /// are not followed (`lstat`): only real folders inside the scratch folder are changed.
+    private static func chmodTree(_ path: String) -> Bool {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { return false }
+        _ = chmod(path, 0o700)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+            _ = chmodTree(path + "/" + name)
+        }
+        return true
     }
 }
