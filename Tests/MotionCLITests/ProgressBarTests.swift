@@ -52,7 +52,9 @@ struct ProgressBarTests {
     static func run(_ args: [String], terminal: Bool) -> (code: Int32, out: String, err: String) {
         nonisolated(unsafe) var out = ""
         nonisolated(unsafe) var err = ""
-        var io = CommandIO(writeOut: { out += $0 }, writeErr: { err += $0 }, stderrIsTerminal: terminal)
+        // A wide terminal: the bar's label holds the whole path wherever the package is checked
+        // out (at 100 columns a long checkout path cut the command's name off the label).
+        var io = CommandIO(writeOut: { out += $0 }, writeErr: { err += $0 }, stderrIsTerminal: terminal, columns: 400)
         let code = MotionBatchCLI.main(args, io: &io)
         return (code, out, err)
     }
