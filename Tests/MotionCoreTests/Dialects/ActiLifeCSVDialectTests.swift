@@ -65,6 +65,12 @@ import MotionTestSupport
         #expect { try Self.read(badColumns) } throws: { "\($0)".contains("Accelerometer X") }
         let badValue = try Self.export(rows: ["0,0,1", "0,x,1"])
         #expect { try Self.read(badValue) } throws: { "\($0)".contains(":13:") }
+        // No Start Date line: reported at the '-----' ending the block (line 4 here), with a
+        // column (the fuzz invariant: every error names where it is).
+        let noDate = try TestPaths.scratchFile(["------------ Data File Created By ActiGraph GT3X+ ActiLife v6.13.4 Firmware v2.5.0 date format M/d/yyyy at 30 Hz -----------",
+                                                "Start Time 11:55:00", "Serial Number: NEO1C04110003", "-----------", "Accelerometer X,Accelerometer Y,Accelerometer Z", "0,0,1"]
+                                                .joined(separator: "\r\n") + "\r\n", name: "export.csv", prefix: "actilife")
+        #expect { try Self.read(noDate) } throws: { "\($0)".contains(":4: column 1:") && "\($0)".contains("gives no Start Date") }
     }
 
     @Test func datesFromTheirFormat() {

@@ -56,7 +56,8 @@ struct ActiLifeCSVDialect: RecordingDialect {
         guard let columnLine else {
             throw RecordingError(file: source.name, line: number, column: 1, problem: "no '-----' line ending ActiLife's header block within its first \(Self.maxHeaderLines) lines")
         }
-        let start = try header.startLocalNs(file: source.name)
+        // `number` is the column header's line now, one after the block's `-----`.
+        let start = try header.startLocalNs(file: source.name, blockEnd: number - 1)
         let (timeMetadata, offset) = DeviceTimeBasis.metadata(offset: options.dialect.timeZone, source: "--tz")
         let format = DelimitedFormat.detect(headerLine: columnLine)
         let names = format.names(columnLine)

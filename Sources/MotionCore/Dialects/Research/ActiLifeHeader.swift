@@ -47,10 +47,12 @@ struct ActiLifeHeader: Sendable, Equatable {
         }
     }
 
-    /// The start as ns since the local epoch.
-    func startLocalNs(file: String) throws -> Int64 {
+    /// The start as ns since the local epoch; `blockEnd` is the line of the `-----` that ends the
+    /// header block (where a missing line is reported).
+    func startLocalNs(file: String, blockEnd: Int) throws -> Int64 {
         guard let startDay, let startTime else {
-            throw RecordingError(file: file, line: nil, problem: "ActiLife's header gives no \(startDay == nil ? "Start Date" : "Start Time")")
+            throw RecordingError(file: file, line: blockEnd, column: 1,
+                                 problem: "ActiLife's header block (lines 1-\(blockEnd)) gives no \(startDay == nil ? "Start Date" : "Start Time")")
         }
         return (startDay * 86_400 + Int64(startTime)) * 1_000_000_000
     }
