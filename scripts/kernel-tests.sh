@@ -5,7 +5,8 @@
 # writes .build/kernel-tests/summary.json. Exit status 0 only when every kernel test passed.
 #
 # Usage: scripts/kernel-tests.sh [--only PATTERN] [--repeat N] [--timeout SECONDS] [--no-build] [--debug|--dynamic]
-#   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-);
+#   --only PATTERN   run only guest tests whose file name contains PATTERN (e.g. --only 03-), or
+#                    any of several: --only 52,55,58-;
 #                    the profiling tools 90-99 run only when named here
 #   --repeat N       run the selected tests N times (1-50) in one boot, round by round; every
 #                    round must pass, and each figure's min/median/max is printed and kept in the
@@ -92,9 +93,17 @@ if [ "$BUILD" = 1 ]; then
 fi
 BIN="$(swift build "${BUILD_ARGS[@]}" --show-bin-path)/motionbatch"
 [ -x "$BIN" ] || die "no binary at $BIN (run without --no-build)"
+# only_selects NAME: whether --only selects the guest test NAME (any comma-separated pattern is
+# part of the name; guest-runner.sh and check.py select the same way).
+only_selects() {
+    local p pats
+    IFS=, read -ra pats <<<"$ONLY"
+    for p in "${pats[@]}"; do [ -n "$p" ] && [[ "$1" == *"$p"* ]] && return 0; done
+    return 1
+}
 # Test 69 installs the Debian package in the guest: build it (its own build directory, the Swift
 # runtime linked statically) unless --no-build finds one.
-if [ -z "$ONLY" ] || [[ "69-session-package" == *"$ONLY"* ]]; then
+if [ -z "$ONLY" ] || only_selects 69-session-package; then
     if [ "$BUILD" = 1 ] || ! ls "$ROOT"/.build/package/motionbatch_*.deb >/dev/null 2>&1; then
         log "scripts/package-deb.sh"
         "$ROOT/scripts/package-deb.sh" >"$OUT/package.log" 2>&1 || { tail -20 "$OUT/package.log" >&2; die "scripts/package-deb.sh failed (log: $OUT/package.log)"; }

@@ -34,7 +34,8 @@ checks_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checks")
 ctx = {"results": a.results, "root": os.path.abspath(os.path.join(checks_dir, "..", "..", ".."))}
 tests = sorted(f[:-3] for f in os.listdir(a.tests) if f.endswith(".sh") and f[:2].isdigit())
 if a.only:
-    tests = [t for t in tests if a.only in t]
+    # --only A,B,...: a test is selected when its name contains any of the patterns.
+    tests = [t for t in tests if any(p in t for p in a.only.split(",") if p)]
 else:
     # 90-99 are profiling tools, run and checked only when --only names them (guest-runner.sh).
     tests = [t for t in tests if not t.startswith("9")]

@@ -21,6 +21,13 @@ export MB_TEST_LIB="$MB_ROOT/scripts/kernel-tests/lib.sh"
 REPEAT=$(sed -n 's/.*mb\.repeat=\([0-9][0-9]*\).*/\1/p' /proc/cmdline 2>/dev/null)
 REPEAT=${REPEAT:-1}
 BASE_RESULTS=$MB_RESULTS
+# selected NAME: whether MB_ONLY (one pattern, or several separated by commas) selects test NAME.
+selected() {
+    local p pats
+    IFS=, read -ra pats <<<"$MB_ONLY"
+    for p in "${pats[@]}"; do [ -n "$p" ] && [[ "$1" == *"$p"* ]] && return 0; done
+    return 1
+}
 for round in $(seq "$REPEAT"); do
     if [ "$REPEAT" -gt 1 ]; then
         MB_RESULTS="$BASE_RESULTS/round-$round"
@@ -29,7 +36,7 @@ for round in $(seq "$REPEAT"); do
     fi
     for t in "$MB_ROOT"/scripts/kernel-tests/guest/[0-9][0-9]-*.sh; do
         name=$(basename "$t" .sh)
-        if [ "$MB_ONLY" != ALL ] && [[ "$name" != *"$MB_ONLY"* ]]; then continue; fi
+        if [ "$MB_ONLY" != ALL ] && ! selected "$name"; then continue; fi
         # 90-99 are profiling tools (opt-in): run only when --only names them.
         if [ "$MB_ONLY" = ALL ] && [[ "$name" == 9[0-9]-* ]]; then continue; fi
         echo "===== $name ====="
