@@ -1,3 +1,4 @@
+import MotionAnalysis
 import MotionCore
 #if canImport(Glibc)
 import Glibc
@@ -25,4 +26,29 @@ enum StepFormatting {
 
     /// A JSON string literal (see ``JSONValue/quoted(_:)``).
     static func jsonString(_ s: String) -> String { JSONValue.quoted(s) }
+}
+
+extension StepFormatting {
+    /// `--no-inferred-steps`: keep the counted steps only (docs/step-counter.md, "Inferred steps").
+    static let noInferredOption = OptionSpec.flag("no-inferred-steps", help: "Infer no step in the counter's silences during gait ('inferred_steps' is then null).")
+
+    /// The inferred-step members of a `--json` object: `inferred_steps` (count, null when not
+    /// inferred) and `inferred_stretches` ([{"start_s", "end_s", "period_s", "steps"}]: each filled
+    /// silence between two counted steps, times on the recording's clock).
+    static func inferredMembers(_ summary: StepSummary) -> [(String, JSONValue)] {
+        let count: JSONValue = summary.inferred.map { JSONValue.number($0.count) } ?? .null
+        var stretches: [JSONValue] = []
+        for s in summary.inferred?.stretches ?? [] {
+            let members: [(String, JSONValue)] = [("start_s", .number(Double(s.start) / 1e9)), ("end_s", .number(Double(s.end) / 1e9)),
+                                                  ("period_s", .number(Double(s.period) / 1e9)), ("steps", .number(s.times.count))]
+            stretches.append(.object(members))
+        }
+        return [("inferred_steps", count), ("inferred_stretches", .array(stretches))]
+    }
+
+    /// ", N inferred" for a text line when steps were inferred, else "".
+    static func inferredSuffix(_ summary: StepSummary) -> String {
+        guard let n = summary.inferred?.count, n > 0 else { return "" }
+        return " (+\(n) inferred)"
+    }
 }

@@ -206,7 +206,8 @@ struct OutputSchemaTests {
         let json = runCLI(["steps", "--json", walk, odd])
         let objects = try json.out.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let perFile = try Self.pythonRows(runCLI(["steps", "--csv", walk, odd]).out)
-        #expect(perFile.first == ["file", "steps", "duration_s", "cadence_spm"])
+        #expect(perFile.first == ["file", "steps", "duration_s", "cadence_spm", "inferred_steps"])
+        #expect(perFile.dropFirst().map { Int($0[4]) } == objects.map { $0["inferred_steps"] as? Int })
         #expect(perFile.dropFirst().map(\.[0]) == [walk, odd])
         #expect(perFile.dropFirst().map { Int($0[1]) } == objects.map { $0["steps"] as? Int })
         let perStep = try Self.pythonRows(runCLI(["steps", "--csv", "--per", "step", walk]).out)

@@ -48,7 +48,7 @@ struct PlausibilityCommandTests {
         #expect(r.err.contains("time looks like milliseconds (50 Hz): --time-unit ms"), "\(r.err)")
         let fixed = runCLI(["steps", path, "--strict", "--time-unit", "ms"] + columns)
         #expect(fixed.code == 0, "\(fixed.err)")
-        #expect(fixed.out.contains(" 126 steps in 80.0 s"), "\(fixed.out)")
+        #expect(fixed.out.contains(" 126 steps (+2 inferred) in 80.0 s"), "\(fixed.out)")
     }
 
     /// Case 4: a raw layout without its SCALE (raw counts read as m/s²).
@@ -105,7 +105,7 @@ struct PlausibilityCommandTests {
         let path = try TestPaths.scratchFile(text, name: "accellog.csv")
         let r = runCLI(["steps", path, "--strict"])
         #expect(r.code == 0, "\(r.err)")
-        #expect(r.out.contains(": 126 steps in 80.0 s"), "\(r.out)")
+        #expect(r.out.contains(": 126 steps (+2 inferred) in 80.0 s"), "\(r.out)")
     }
 }
 
@@ -126,7 +126,7 @@ struct FolderCommandTests {
         let lines = r.out.split(separator: "\n")
         #expect(lines.count == 14, "\(r.out)")
         #expect(lines.first?.hasPrefix(dir + "/export: 5 steps") == true, "\(r.out)")
-        #expect(lines.dropFirst().allSatisfy { $0.contains(": 126 steps in 80.0 s") })
+        #expect(lines.dropFirst().allSatisfy { $0.contains(": 126 steps (+2 inferred) in 80.0 s") })
         #expect(r.err.contains("\(dir): skipped 1 entry: README.txt (not a recording MotionBatch recognises)"), "\(r.err)")
 
         let two = try TestPaths.makeScratchDirectory().path

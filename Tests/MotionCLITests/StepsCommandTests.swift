@@ -38,7 +38,7 @@ struct StepsCommandTests {
         let r = runCLI(["steps", "--json", path])
         #expect(r.code == 0)
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
-        #expect(Set(obj.keys) == ["schema", "file", "steps", "duration_s", "cadence_spm", "step_times_s", "cadence_series"])
+        #expect(Set(obj.keys) == ["schema", "file", "steps", "duration_s", "cadence_spm", "step_times_s", "cadence_series", "inferred_steps", "inferred_stretches"])
         let times = try #require(obj["step_times_s"] as? [Double])
         #expect(times.count == obj["steps"] as? Int)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })

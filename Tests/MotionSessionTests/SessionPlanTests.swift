@@ -159,7 +159,7 @@ import WakeCost
         guard case .object(let k) = s.json else { Issue.record("not an object"); return }
         #expect(k.map(\.0) == ["schema", "kind", "session", "recording", "sequence", "complete", "end", "start_utc", "clock_sync", "boot_id",
                                "first_s", "last_s", "duration_s", "elapsed_s", "samples", "batches", "lost_samples", "gaps", "pauses",
-                               "device_losses", "steps", "activity_time_s", "wakeups", "wakeups_per_hour", "cpu_s", "battery",
+                               "device_losses", "steps", "inferred_steps", "activity_time_s", "wakeups", "wakeups_per_hour", "cpu_s", "battery",
                                "figures_as_of_s", "events", "bytes", "warnings"])
         var unknown = s
         unknown.processFiguresKnown = false

@@ -39,6 +39,20 @@ public struct StandardAnalyzers: Sendable {
 }
 
 extension StandardAnalyzers {
+    /// The steps of `pipeline` (built by ``pipeline(declaredRateHz:sensors:steps:activity:)``):
+    /// the counted steps, and unless `inferring` is false the steps inferred in the counter's
+    /// silences where the classifier says `walking` or `running` (``InferredSteps``), from the
+    /// timeline so far (final at the end of the stream).
+    /// - Complexity: O(steps + segments).
+    public func stepSummary(of pipeline: AnalysisPipeline, inferring: Bool = true) -> StepSummary {
+        var summary = pipeline.result(of: steps)
+        if inferring {
+            summary.inferred = InferredSteps(steps: summary.timestamps, timeline: pipeline.result(of: activity),
+                                             moving: pipeline.analyzer(steps).movingSilences)
+        }
+        return summary
+    }
+
     /// Replays the recording at `path` through a standard pipeline delivered at `policy`: what
     /// `replay`, `steps` and `eval steps` do with a file.
     /// - Returns: the finished replay (one session) and the handles of its results.

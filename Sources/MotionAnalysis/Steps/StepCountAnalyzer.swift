@@ -17,6 +17,8 @@ public struct StepCountAnalyzer: BatchAnalyzer {
     /// The array the last output's step times were handed over in, reused for the next output
     /// (no allocation per delivery once the pipeline let go of the last one).
     private var outputTimes: [Int64] = []
+    /// The silences the signal moved through, for ``InferredSteps`` (only with the classifier).
+    private var motion = SilenceMotionTracker()
 
     /// Creates the analyzer.
     /// - Parameter activity: the activity classifier whose vehicle decisions gate the steps (added
@@ -39,8 +41,10 @@ public struct StepCountAnalyzer: BatchAnalyzer {
         if let activity {
             emitted.removeAll(keepingCapacity: true)
             try counter.process(batch, into: &emitted)
+            batch.samples.withUnsafeBufferPointer { b in for s in b { motion.add(s) } }
             gate.pass(emitted, context.output(of: activity), deliveredAt: batch.deliveredAt, into: &steps)
             lastDeliveredAt = batch.deliveredAt
+            noteCounted(since: before)
         } else {
             try counter.process(batch, into: &steps)
         }
@@ -55,7 +59,9 @@ public struct StepCountAnalyzer: BatchAnalyzer {
         if let activity {
             emitted.removeAll(keepingCapacity: true)
             counter.interrupt(into: &emitted)
+            motion.closeBin()
             gate.pass(emitted, context.output(of: activity), deliveredAt: lastDeliveredAt, into: &steps)
+            noteCounted(since: before)
         } else {
             counter.interrupt(into: &steps)
         }
@@ -66,10 +72,21 @@ public struct StepCountAnalyzer: BatchAnalyzer {
     public mutating func finish(context: AnalysisContext) -> StepEvents {
         guard let activity else { return StepEvents(times: []) }
         let before = steps.count
+        motion.closeBin()
         gate.pass([], context.output(of: activity), deliveredAt: lastDeliveredAt, into: &steps)
         gate.finish(lastDeliveredAt: lastDeliveredAt, into: &steps)
+        noteCounted(since: before)
         return events(since: before)
     }
+
+    /// Hands the steps counted since `before` to the silence tracker.
+    private mutating func noteCounted(since before: Int) {
+        for i in before..<steps.count { motion.counted(steps[i]) }
+    }
+
+    /// The stretches between consecutive counted steps that the signal moved through (empty
+    /// without the classifier): what ``InferredSteps`` fills where the classifier says gait.
+    public var movingSilences: [InferredSteps.Silence] { motion.silences }
 
     /// The steps counted since `before` (an index in ``steps``), in the reused ``outputTimes``.
     private mutating func events(since before: Int) -> StepEvents {

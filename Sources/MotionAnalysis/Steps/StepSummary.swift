@@ -3,8 +3,16 @@ public struct StepSummary: Sendable, Equatable {
     /// Step timestamps (ns), increasing.
     public var timestamps: [Int64]
 
-    /// Creates a summary from step timestamps.
-    public init(timestamps: [Int64]) { self.timestamps = timestamps }
+    /// Steps inferred from the gait period where the counter located none (``InferredSteps``),
+    /// never part of ``timestamps`` or ``count``; nil when not inferred (no activity classifier,
+    /// or `--no-inferred-steps`).
+    public var inferred: InferredSteps?
+
+    /// Creates a summary from step timestamps (and the inferred steps, if any).
+    public init(timestamps: [Int64], inferred: InferredSteps? = nil) {
+        self.timestamps = timestamps
+        self.inferred = inferred
+    }
 
     /// Total number of steps.
     public var count: Int { timestamps.count }

@@ -63,6 +63,7 @@ enum CaptureCommand {
                 .option("board", value: "NAME|FILE", help: "Board profile for the summaries' battery estimate: rpi-zero-2w, rpi-4b, rpi-5, beaglebone-black, phone, or FILE.json."),
                 .option("stats-json", value: "FILE", help: "Also write the statistics JSON to FILE."),
                 .flag("no-repair", help: "Keep kernel timestamps as they are (no burst respreading)."),
+                StepFormatting.noInferredOption,
                 .flag("no-hwfifo", help: "Do not use the hardware FIFO (switch it off; batch with the kernel watermark)."),
                 .option("wait", value: "MODE", help: "Without hardware FIFO: timed (default: sleep until each batch is due, one wake-up per batch) or buffer (poll the buffer, woken by every sample)."),
                 .option("stall", value: "AFTER:SECONDS", help: "Testing: stop reading once for SECONDS after AFTER seconds (to overflow the kernel buffer)."),
@@ -326,6 +327,7 @@ enum CaptureCommand {
         settings.board = plan.board
         settings.reconnect = plan.reconnect
         settings.analyse = sensors.contains(where: \.hasAccel)
+        settings.inferSteps = !args.flag("no-inferred-steps")
         settings.sensors = sensors.contains(where: \.hasGyro) ? [.accel, .gyro] : .accel
         var sessionOutput = SessionOutput(io: io, log: log, ndjson: plan.ndjson, session: plan.session)
         var lock: FileLock?

@@ -251,6 +251,11 @@ enum EvalStepsCommand {
         io.out("  (latency_s: the counter's own, judged; hold_s: the extra hold for the activity classifier's vehicle decision, reported: longest \(f(r.maxActivityHoldSeconds, 2)) s)")
         let g = r.gait
         io.out("  counter vs classifier (reported): \(f(g.silentGaitSeconds, 1)) s of \(f(g.gaitSeconds, 1)) s walking/running without a step for over \(f(GaitAgreement.silenceSeconds, 0)) s (\(f(g.silentPercent, 2)) %, longest \(f(g.longestSilenceSeconds, 1)) s); \(g.stepsOutsideGait) of \(g.steps) steps outside walking/running (\(f(g.outsidePercent, 2)) %)")
+        if r.files.contains(where: { $0.inferred != nil }) {
+            let withTruth = r.files.contains { $0.errorWithInferredPercent != nil }
+            io.out("  inferred steps (reported, in-sample configuration, not in the counts): \(r.inferred) in \(r.files.filter { ($0.inferred ?? 0) > 0 }.count) of \(r.files.count) files"
+                   + (withTruth ? "; counted + inferred: MAPE \(f(r.mapeWithInferred, 2)) %, worst \(f(r.maxAbsErrorWithInferredPercent, 2)) %" : ""))
+        }
         let inSample = StepEvaluation.verdicts(all).filter { $0.set == r.set.rawValue }
         let crossValidated = cv.map { _ in StepEvaluation.verdicts(allCrossValidated ?? []).filter { $0.set == r.set.rawValue } }
         for v in inSample {
@@ -417,6 +422,7 @@ enum EvalStepsCommand {
                 var o = "{\"path\":\(q(x.path)),\"activity\":\(q(x.activity)),\"unit\":\(q(x.unit)),\"truth\":\(x.truth),\"counted\":\(x.counted),"
                 o += "\"error_percent\":\(x.errorPercent.map(n) ?? "null"),\"duration_s\":\(n(x.durationSeconds)),\"max_latency_s\":\(n(x.maxLatencySeconds)),\"max_activity_hold_s\":\(n(x.maxActivityHoldSeconds))"
                 if let g = x.gait { o += ",\"gait_s\":\(n(g.gaitSeconds)),\"silent_gait_s\":\(n(g.silentGaitSeconds)),\"steps_outside_gait\":\(g.stepsOutsideGait)" }
+                if let i = x.inferred { o += ",\"inferred_steps\":\(i)" }
                 if let m = x.matching { o += ",\"matched\":\(m.matched),\"precision\":\(n(m.precision)),\"recall\":\(n(m.recall)),\"offset_s\":\(n(Double(m.offset) / 1e9))" }
                 if let c = changes[x.path] {
                     o += ",\"source_path\":\(q(c.sourcePath)),\"untransformed_counted\":\(c.sourceCount),\"change_percent\":\(n(c.changePercent))"
@@ -433,6 +439,7 @@ enum EvalStepsCommand {
             o += "\"false_steps\":\(r.falseSteps),\"false_steps_per_hour\":\(n(r.falseStepsPerHour)),\"max_latency_s\":\(n(r.maxLatencySeconds)),\"max_activity_hold_s\":\(n(r.maxActivityHoldSeconds))"
             let g = r.gait
             o += ",\"gait_s\":\(n(g.gaitSeconds)),\"silent_gait_s\":\(n(g.silentGaitSeconds)),\"longest_silence_s\":\(n(g.longestSilenceSeconds)),\"steps_outside_gait\":\(g.stepsOutsideGait)"
+            o += ",\"inferred_steps\":\(r.inferred),\"mape_with_inferred_percent\":\(n(r.mapeWithInferred)),\"max_abs_error_with_inferred_percent\":\(n(r.maxAbsErrorWithInferredPercent))"
             if r.set == .bouts {
                 o += ",\"bouts\":\(r.boutCount),\"bout_truth\":\(r.boutTruth),\"bout_recall\":\(r.boutRecall.map(n) ?? "null"),\"bout_count_recall\":\(r.boutCountRecall.map(n) ?? "null"),"
                 o += "\"bout_excess\":\(r.boutExcess),\"pause_steps_per_hour\":\(n(r.pauseStepsPerHour))"

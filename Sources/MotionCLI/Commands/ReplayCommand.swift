@@ -36,6 +36,7 @@ enum ReplayCommand {
                 .flag("csv", help: "Print CSV: a header line, then one row per file (the --json figures, flattened)."),
                 .option("pace", value: "MODE", help: "With --publish: realtime (each batch when its samples are due) or fast (default)."),
                 .flag("ndjson", help: "With --publish: print one JSON object per batch, event and the summary on stdout, as capture --ndjson."),
+                StepFormatting.noInferredOption,
                 EachFile.recursiveOption,
             ] + EachFile.parallelOptions + InputOptions.options + PublishOptions.options,
             run: run
@@ -62,9 +63,11 @@ enum ReplayCommand {
         var dialect: String
         /// How the file was packed (gzip, zip, folder), or nil.
         var container: RecordingReader.Container?
+        /// Whether steps are inferred in the counter's silences (not with `--no-inferred-steps`).
+        var inferring = true
         var session: ReplaySession { replay.sessions[0] }
         var statistics: StreamStatistics { session.pipeline.result(of: analyzers.stream) }
-        var steps: StepSummary { session.pipeline.result(of: analyzers.steps) }
+        var steps: StepSummary { analyzers.stepSummary(of: session.pipeline, inferring: inferring) }
         var stepVisibility: EventVisibility { session.pipeline.visibility(of: analyzers.steps) }
         /// The activity segments.
         var activity: ActivityTimeline { session.pipeline.result(of: analyzers.activity) }
@@ -94,7 +97,8 @@ enum ReplayCommand {
             do {
                 let reader = try input.open(path)
                 let (replay, analyzers) = try StandardAnalyzers.replay(reader: reader, policy: policy, progress: { bar.update($0, io: localIO) })
-                outcome = Outcome(replay: replay, analyzers: analyzers, dialect: reader.dialect.name, container: reader.container)
+                outcome = Outcome(replay: replay, analyzers: analyzers, dialect: reader.dialect.name, container: reader.container,
+                                  inferring: !args.flag("no-inferred-steps"))
             } catch {
                 bar.finish(io: localIO)
                 throw CLIError.failure("\(error)")
@@ -131,6 +135,7 @@ enum ReplayCommand {
         let publisher = try PublishOptions.publisher(config, io: io)
         do { try SignalPipe.install([SIGINT, SIGTERM]) } catch { throw CLIError.failure("cannot install the signal handlers: \(error)") }
         var settings = SessionMachine.Settings(session: session)
+        settings.inferSteps = !args.flag("no-inferred-steps")
         settings.batching = switch policy {
         case .samples(let n): "samples \(n)"
         case .latency(let ns): "latency \(Double(ns) / 1e9) s"
@@ -178,7 +183,7 @@ enum ReplayCommand {
         ("declared_rate_hz", ["declared_rate_hz"]), ("gap_count", ["gaps", "count"]), ("gap_longest_s", ["gaps", "longest_s"]),
         ("estimated_missing_samples", ["gaps", "estimated_missing_samples"]), ("batches", ["batches"]),
         ("largest_batch", ["largest_batch"]), ("sample_delay_max_s", ["sample_delay_s", "max"]),
-        ("sample_delay_mean_s", ["sample_delay_s", "mean"]), ("steps", ["steps"]), ("cadence_spm", ["cadence_spm"]),
+        ("sample_delay_mean_s", ["sample_delay_s", "mean"]), ("steps", ["steps"]), ("inferred_steps", ["inferred_steps"]), ("cadence_spm", ["cadence_spm"]),
         ("step_visibility_max_s", ["step_visibility_s", "max"]), ("step_visibility_mean_s", ["step_visibility_s", "mean"]),
         ("activity_visibility_max_s", ["activity_visibility_s", "max"]), ("activity_visibility_mean_s", ["activity_visibility_s", "mean"]),
     ]
@@ -186,6 +191,7 @@ enum ReplayCommand {
     /// The `--json` object. Keys are documented in README.md ("replay --json").
     static func json(_ r: Outcome) -> JSONValue {
         let st = r.statistics
+        let steps = r.steps
         let header = r.replay.header
         let delivery = r.session.delivery
         var policyMembers: [(String, JSONValue)] = []
@@ -193,7 +199,7 @@ enum ReplayCommand {
         case .samples(let n): policyMembers = [("mode", .string("samples")), ("samples", .number(n))]
         case .latency(let ns): policyMembers = [("mode", .string("latency")), ("latency_s", .number(Double(ns) / 1e9))]
         }
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("schema", .number(schema)),
             ("file", .string(r.replay.path)),
             ("format", .string(formatName(header.format, dialect: r.dialect))),
@@ -213,15 +219,19 @@ enum ReplayCommand {
             ("batches", .number(delivery.deliveries)),
             ("largest_batch", .number(delivery.largestDelivery)),
             ("sample_delay_s", .object([("max", .number(delivery.worstDelayS)), ("mean", .number(delivery.meanDelayS))])),
-            ("steps", .number(r.steps.count)),
-            ("step_times_s", .array(r.steps.timestamps.map { .number(Double($0) / 1e9) })),
-            ("cadence_spm", .number(r.steps.cadence)),
+            ("steps", .number(steps.count)),
+            ("step_times_s", .array(steps.timestamps.map { .number(Double($0) / 1e9) })),
+            ("cadence_spm", .number(steps.cadence)),
+        ]
+        members += StepFormatting.inferredMembers(steps)
+        members += [
             ("step_visibility_s", visibilityJSON(r.stepVisibility)),
             ("activity_visibility_s", visibilityJSON(r.activityVisibility)),
             ("activity", ActivityFormatting.segmentsJSON(r.activity)),
             ("activity_time_s", ActivityFormatting.timeJSON(r.activity)),
             ("warnings", WarningReport.json(r.replay.warnings)),
-        ])
+        ]
+        return .object(members)
     }
 
     /// `{max, mean}` of `v` in seconds; nulls without events or without the analysis (nil).
@@ -247,7 +257,8 @@ enum ReplayCommand {
         }
         lines.append(("batches (wake-ups)", "\(delivery.deliveries) (largest \(delivery.largestDelivery))"))
         lines.append(("sample delay", "at most \(f(delivery.worstDelayS)) s, mean \(f(delivery.meanDelayS)) s (timestamp to delivery)"))
-        lines.append(("steps", "\(r.steps.count)" + (r.steps.cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
+        let steps = r.steps
+        lines.append(("steps", "\(steps.count)" + StepFormatting.inferredSuffix(steps) + (steps.cadence.map { " (cadence \(f($0, 1)) steps/min)" } ?? "")))
         if let worst = r.stepVisibility.worstSeconds {
             lines.append(("step visible after", "at most \(f(worst, 2)) s"))
         }

@@ -86,6 +86,9 @@ public struct StepEvaluation: Sendable {
         /// The counter against the classifier (``GaitAgreement``), through the standard pipeline;
         /// nil where the recording was only counted (a search).
         public var gait: GaitAgreement?
+        /// Steps inferred from the gait period in the counter's silences (``InferredSteps``),
+        /// through the standard pipeline; nil where the recording was only counted (a search).
+        public var inferred: Int?
         /// Per-step matching (where the truth has step times).
         public var matching: StepMatching?
         /// Per bout of a bout recording, in time order (empty otherwise).
@@ -99,6 +102,12 @@ public struct StepEvaluation: Sendable {
 
         /// Signed error in percent of truth (nil when truth is 0).
         public var errorPercent: Double? { truth == 0 ? nil : 100 * Double(counted - truth) / Double(truth) }
+        /// Signed error of the counted plus the inferred steps in percent of truth (nil when truth
+        /// is 0 or nothing was inferred through the standard pipeline).
+        public var errorWithInferredPercent: Double? {
+            guard truth > 0, let inferred else { return nil }
+            return 100 * Double(counted + inferred - truth) / Double(truth)
+        }
         /// Steps counted beyond the truth (the false steps of a non-walking recording).
         public var excess: Int { max(0, counted - truth) }
         /// The file name without folders (`Samsung_Dario_Hard_InHand_1.csv`).
@@ -158,6 +167,16 @@ public struct StepEvaluation: Sendable {
         public var maxActivityHoldSeconds: Double { files.map(\.maxActivityHoldSeconds).max() ?? 0 }
         /// The files' ``GaitAgreement``s pooled.
         public var gait: GaitAgreement { .pooled(files.compactMap(\.gait)) }
+        /// Steps inferred in the counter's silences during gait (``MotionAnalysis/InferredSteps``),
+        /// over the files run through the standard pipeline: reported beside the counts, never in them.
+        public var inferred: Int { files.reduce(0) { $0 + ($1.inferred ?? 0) } }
+        /// MAPE of the counted plus inferred steps (files with a truth; reported, no target).
+        public var mapeWithInferred: Double {
+            let e = files.compactMap { $0.errorWithInferredPercent.map(abs) }
+            return e.isEmpty ? 0 : e.reduce(0, +) / Double(e.count)
+        }
+        /// Largest absolute error of the counted plus inferred steps, percent.
+        public var maxAbsErrorWithInferredPercent: Double { files.compactMap { $0.errorWithInferredPercent.map(abs) }.max() ?? 0 }
         /// Bouts (bout test).
         public var boutCount: Int { files.map(\.bouts.count).reduce(0, +) }
         /// True bout steps (bout test).
@@ -273,6 +292,7 @@ public struct StepEvaluation: Sendable {
         var result = judge(r, steps: p.result(of: handles.steps).timestamps, latency: Double(own.max() ?? 0) / 1e9)
         result.maxActivityHoldSeconds = Double(holds.max() ?? 0) / 1e9
         result.gait = GaitAgreement(steps: result.steps, timeline: p.result(of: handles.activity))
+        result.inferred = handles.stepSummary(of: p).inferred?.count
         return result
     }
 

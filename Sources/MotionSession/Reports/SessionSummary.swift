@@ -52,6 +52,9 @@ public struct SessionSummary: Sendable, Equatable {
     public var tally: SessionTally
     /// Time per activity class, s (the standard analysis' activity classifier), nil when not analysed.
     public var activityTime: [(activity: String, seconds: Double)]?
+    /// Steps inferred in the counter's silences during gait (``MotionAnalysis/InferredSteps``),
+    /// never part of the tally's steps; nil when not analysed or not inferred.
+    public var inferredSteps: Int?
     /// The battery estimate for the `--board` profile, nil without one.
     public var battery: BatteryEstimate?
     /// For a summary made by `recover`: the sample time (ns) up to which the checkpointed process
@@ -67,7 +70,7 @@ public struct SessionSummary: Sendable, Equatable {
     /// Creates a summary.
     public init(scope: Scope, session: String, complete: Bool, end: End, startUTC: String? = nil, clockSync: String? = nil,
                 bootID: String? = nil, tally: SessionTally, activityTime: [(activity: String, seconds: Double)]? = nil,
-                battery: BatteryEstimate? = nil, figuresAsOf: Int64? = nil, warnings: [String] = []) {
+                inferredSteps: Int? = nil, battery: BatteryEstimate? = nil, figuresAsOf: Int64? = nil, warnings: [String] = []) {
         self.scope = scope
         self.session = session
         self.complete = complete
@@ -77,6 +80,7 @@ public struct SessionSummary: Sendable, Equatable {
         self.bootID = bootID
         self.tally = tally
         self.activityTime = activityTime
+        self.inferredSteps = inferredSteps
         self.battery = battery
         self.figuresAsOf = figuresAsOf
         self.warnings = warnings
@@ -119,6 +123,7 @@ public struct SessionSummary: Sendable, Equatable {
             ("pauses", .object([("count", .number(t.pauses)), ("total_s", .number(Double(t.pausedNanoseconds) / 1e9))])),
             ("device_losses", .object([("count", .number(t.deviceLosses)), ("total_s", .number(Double(t.lostNanoseconds) / 1e9))])),
             ("steps", optionalCount(t.steps)),
+            ("inferred_steps", inferredSteps.map { .number($0) } ?? .null),
             ("activity_time_s", activityTime.map { list in .object(list.map { ($0.activity, .number($0.seconds)) }) } ?? .null),
             ("wakeups", .object([("device", process(.number(t.deviceDeliveries))), ("scheduler", optionalInt(t.schedulerWakeups)),
                                  ("userspace", process(.number(t.userspaceReturns)))])),
@@ -160,7 +165,7 @@ public struct SessionSummary: Sendable, Equatable {
             ("lost samples", "\(t.lostSamples) in \(t.gaps) gaps"),
             ("pauses", "\(t.pauses), \(f(Double(t.pausedNanoseconds) / 1e9)) s"),
             ("device losses", "\(t.deviceLosses), \(f(Double(t.lostNanoseconds) / 1e9)) s"),
-            ("steps", t.steps.map(String.init) ?? "not counted"),
+            ("steps", (t.steps.map(String.init) ?? "not counted") + (inferredSteps.map { $0 > 0 ? " (+\($0) inferred)" : "" } ?? "")),
         ]
         if let a = activityTime, !a.isEmpty { lines.append(("activity", a.map { "\($0.activity) \(f($0.seconds)) s" }.joined(separator: ", "))) }
         if processFiguresKnown {

@@ -58,6 +58,9 @@ public struct SessionMachine {
         public var reconnect = false
         /// Whether to analyse (an accelerometer is captured).
         public var analyse = true
+        /// Whether the summaries carry steps inferred in the counter's silences during gait
+        /// (``MotionAnalysis/InferredSteps``; `--no-inferred-steps` turns it off).
+        public var inferSteps = true
         /// The sensors the recordings hold columns for.
         public var sensors: SensorSet = .accel
 
@@ -633,6 +636,17 @@ public struct SessionMachine {
     /// Steps counted so far, nil without analysis.
     public var steps: Int? { live.steps }
 
+    /// Steps inferred in the counter's silences during gait (``MotionAnalysis/InferredSteps``)
+    /// over `[from, to]` (sample time), from the analysis so far; nil without analysis or with
+    /// ``Settings/inferSteps`` off.
+    /// - Complexity: O(steps + segments) of the whole session: once per summary.
+    func inferredSteps(from: Int64?, to: Int64?) -> Int? {
+        guard settings.inferSteps, let a = analysis else { return nil }
+        guard let from, let to else { return 0 }
+        let inferred = a.analyzers.stepSummary(of: a.pipeline).inferred?.times ?? []
+        return inferred.reduce(0) { $0 + ($1 >= from && $1 <= to ? 1 : 0) }
+    }
+
     // MARK: figures
 
     var hasHardwareFIFO: Bool { devices.contains { $0.plan.expectedBurst != nil || ($0.hwfifoTimeout ?? 0) > 0 } }
@@ -695,7 +709,8 @@ public struct SessionMachine {
         let t = recordingTally(c, at: now)
         return SessionSummary(scope: .recording(name: c.name, sequence: c.sequence), session: settings.session, complete: true, end: end,
                               startUTC: c.startUTC, clockSync: c.clockSync, bootID: c.bootID, tally: t,
-                              activityTime: activityTime(from: c.first, to: c.last), battery: battery(t), warnings: warnings())
+                              activityTime: activityTime(from: c.first, to: c.last), inferredSteps: inferredSteps(from: c.first, to: c.last),
+                              battery: battery(t), warnings: warnings())
     }
 
     func sessionSummary(_ end: SessionSummary.End, at now: Int64) -> SessionSummary {
@@ -705,7 +720,8 @@ public struct SessionMachine {
         t.events = sessionEvents
         return SessionSummary(scope: .session(recordings: recordings), session: settings.session, complete: true, end: end,
                               startUTC: sessionStartUTC, clockSync: sessionClockSync, bootID: bootID, tally: t,
-                              activityTime: activityTime(from: sessionFirst, to: sessionLast), battery: battery(t), warnings: warnings())
+                              activityTime: activityTime(from: sessionFirst, to: sessionLast), inferredSteps: inferredSteps(from: sessionFirst, to: sessionLast),
+                              battery: battery(t), warnings: warnings())
     }
 
     func checkpoint() -> SessionCheckpoint {

@@ -99,6 +99,7 @@ public enum RecordingRecovery {
                                      clockSync: header.metadata[RecordingKey.clockSync], bootID: header.metadata[RecordingKey.bootID],
                                      tally: t, figuresAsOf: checkpoint?.tally.lastSample, warnings: warnings + replay.warnings.map(\.description))
         summary.processFiguresKnown = checkpoint != nil
+        summary.inferredSteps = handles!.stepSummary(of: pipeline).inferred?.count
         if let board, let c = checkpoint, let cpu = c.tally.cpuNanoseconds {
             summary.battery = BatteryEstimate.measured(on: board, processCPUSeconds: Double(cpu) / 1e9, deviceDeliveries: c.tally.deviceDeliveries,
                                                        durationSeconds: Double(c.tally.elapsedNanoseconds) / 1e9)
