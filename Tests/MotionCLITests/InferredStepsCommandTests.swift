@@ -46,4 +46,14 @@ struct InferredStepsCommandTests {
         #expect(csv.last?.hasSuffix(",") == true, "an empty inferred_steps cell: \(csv)")
         #expect(!runCLI(["steps", "--no-inferred-steps", Self.walk]).out.contains("inferred"))
     }
+
+    @Test func epochsCountTheInferredStepsPerEpoch() throws {
+        let steps = try object(runCLI(["steps", "--json", Self.walk]).out)
+        let epochs = try object(runCLI(["epochs", "--json", "--per", "minute", Self.walk]).out)
+        let rows = try #require(epochs["epochs"] as? [[String: Any]])
+        #expect(rows.reduce(0) { $0 + ($1["inferred_steps"] as? Int ?? 0) } == steps["inferred_steps"] as? Int)
+        #expect(rows.reduce(0) { $0 + ($1["steps"] as? Int ?? 0) } == steps["steps"] as? Int, "the counted steps are apart")
+        let off = try object(runCLI(["epochs", "--json", "--no-inferred-steps", Self.walk]).out)
+        #expect((off["epochs"] as? [[String: Any]])?.allSatisfy { $0["inferred_steps"] is NSNull } == true)
+    }
 }

@@ -25,6 +25,9 @@ public struct Epoch: Sendable, Equatable {
     public var enmo: Double
     /// Mean MAD of the epoch's 5-second windows, mg (0 without any).
     public var mad: Double
+    /// Steps inferred in the counter's silences during gait in the epoch (``InferredSteps``),
+    /// not part of ``steps``.
+    public var inferredSteps = 0
 
     /// Hours of wear.
     public var wearHours: Double { Double(wearMinutes) / 60 }

@@ -25,10 +25,11 @@ public struct EpochSummary: Sendable, Equatable {
     /// - Parameters:
     ///   - metrics: ``AccelerationMetricsAnalyzer``'s result.
     ///   - steps: the step times (ns, the recording's clock).
+    ///   - inferred: the inferred steps' times (``InferredSteps/times``), counted apart.
     ///   - timeline: the activity classifier's segments.
     ///   - nonWear: the rule that marks non-wear blocks.
     /// - Complexity: O(minutes + steps + segments + epochs × classes).
-    public init(length: EpochLength, utcOffsetSeconds: Int, metrics: AccelerationMetrics, steps: [Int64],
+    public init(length: EpochLength, utcOffsetSeconds: Int, metrics: AccelerationMetrics, steps: [Int64], inferred: [Int64] = [],
                 timeline: ActivityTimeline, nonWear: NonWearRule) {
         self.length = length
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -80,6 +81,10 @@ public struct EpochSummary: Sendable, Equatable {
             out[p].steps += count
             out[p].cadencePeak = max(out[p].cadencePeak, count)
             if count >= Self.steppingMinuteSteps { stepping[e, default: []].append(count) }
+        }
+        for t in inferred {
+            let e = epochIndex(localMinute: AccelerationMetricsAnalyzer.floorDiv(t, minuteNs) + offsetMinutes)
+            if let p = positions[e] { out[p].inferredSteps += 1 }
         }
         for (e, counts) in stepping {
             guard let p = positions[e] else { continue }

@@ -36,6 +36,7 @@ enum EpochsCommand {
                 .option("nonwear-window", value: "MIN", help: "Non-wear: the window centred on each 15-minute block, minutes, a multiple of 15 (default 60)."),
                 .flag("calibrate", help: "Auto-calibrate first (GGIR's sphere fit on still 10 s windows; a second pass over the file), applied to ENMO, MAD and non-wear when it fits; reported on stderr and in --json."),
                 .flag("merge", help: "Join the --csv or --json outputs of --shard runs (the FILEs) into one, rows by file in byte order."),
+                StepFormatting.noInferredOption,
                 EachFile.recursiveOption,
             ] + EachFile.parallelOptions + InputOptions.options,
             run: { args, io in
@@ -71,9 +72,12 @@ enum EpochsCommand {
         var minimumWearHours = 16.0
         var nonWear = NonWearRule()
         var calibrate = false
+        /// Whether steps are inferred in the counter's silences during gait (`--no-inferred-steps`).
+        var inferSteps = true
 
         init(_ args: ParsedArguments) throws(CLIError) {
             calibrate = args.flag("calibrate")
+            inferSteps = !args.flag("no-inferred-steps")
             if let p = args.string("per") {
                 guard let l = EpochLength(rawValue: p) else {
                     throw .usage("The value '\(DiagnosticText.escaped(p.utf8))' is invalid for '--per': expected 'day', 'hour' or 'minute'.")
@@ -91,7 +95,7 @@ enum EpochsCommand {
     }
 
     /// The `--csv` columns (one row per epoch).
-    static let csvColumns = ["file", "start", "start_s", "samples", "data_min", "wear_min", "nonwear_min", "steps",
+    static let csvColumns = ["file", "start", "start_s", "samples", "data_min", "wear_min", "nonwear_min", "steps", "inferred_steps",
                              "cadence_median_spm", "cadence_peak_spm"] + ActivityClass.allCases.map { "\($0.rawValue)_min" }
         + ["enmo_mg", "mad_mg", "valid_day"]
 
@@ -128,6 +132,7 @@ enum EpochsCommand {
             let clock = EpochsClock(header: replay.header, firstTimestamp: metrics.minutes.first.map(\.start), zone: input.dialectOptions.timeZone)
             let summary = EpochSummary(length: settings.length, utcOffsetSeconds: clock.offsetSeconds, metrics: metrics,
                                        steps: pipeline.result(of: standard.steps).timestamps,
+                                       inferred: settings.inferSteps ? standard.stepSummary(of: pipeline).inferred?.times ?? [] : [],
                                        timeline: pipeline.result(of: standard.activity), nonWear: settings.nonWear)
             return (EpochsReport(file: file, clock: clock, summary: summary, calibration: calibration), replay.warnings)
         } catch let e as CLIError {
@@ -220,11 +225,14 @@ struct EpochsReport {
         summary.length == .day ? e.wearHours >= settings.minimumWearHours : nil
     }
 
+    /// An epoch's inferred steps, null when not inferred (`--no-inferred-steps`).
+    private func inferred(_ e: Epoch, _ settings: EpochsCommand.Settings) -> JSONValue { settings.inferSteps ? .number(e.inferredSteps) : .null }
+
     /// The `--csv` rows.
     func rows(settings: EpochsCommand.Settings) -> [[JSONValue]] {
         summary.epochs.map { e in
             [.string(file), clock.label(e.start).map(JSONValue.string) ?? .null, .number(Double(e.start) / 1e9), .number(e.samples),
-             .number(e.dataMinutes), .number(e.wearMinutes), .number(e.nonWearMinutes), .number(e.steps),
+             .number(e.dataMinutes), .number(e.wearMinutes), .number(e.nonWearMinutes), .number(e.steps), inferred(e, settings),
              .number(e.cadenceMedian), .number(e.cadencePeak)]
                 + e.activityMinutes.map { Self.rounded($0) }
                 + [Self.rounded(e.enmo), Self.rounded(e.mad), valid(e, settings).map(JSONValue.bool) ?? .null]
@@ -242,6 +250,7 @@ struct EpochsReport {
                 ("wear_min", .number(e.wearMinutes)),
                 ("nonwear_min", .number(e.nonWearMinutes)),
                 ("steps", .number(e.steps)),
+                ("inferred_steps", inferred(e, settings)),
                 ("cadence_median_spm", .number(e.cadenceMedian)),
                 ("cadence_peak_spm", .number(e.cadencePeak)),
                 ("activity_min", .object(ActivityClass.allCases.map { ($0.rawValue, Self.rounded(e.activityMinutes[$0.index])) })),
@@ -290,6 +299,8 @@ struct EpochsReport {
             out.append("  " + cells.joined(separator: " "))
         }
         out.append("  (activity columns in minutes; cad. = cadence, steps/min)")
+        let inferred = summary.epochs.reduce(0) { $0 + $1.inferredSteps }
+        if settings.inferSteps && inferred > 0 { out.append("  (+\(inferred) steps inferred in the counter's silences during gait, not in the steps column)") }
         return out
     }
 }
