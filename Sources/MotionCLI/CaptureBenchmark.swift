@@ -51,7 +51,8 @@ enum CaptureBenchmark {
     /// least `samples` scans (whole wake-ups), then one more wake-up; the recording is written in
     /// a fresh directory under `directory` and removed afterwards.
     /// - Throws: ``CLIError`` when the device, the directory or the capture fails.
-    static func run(batch: Int, samples: Int, warmup: Int, directory: String, recording: Bool = true) throws(CLIError) -> Result {
+    /// Without `terminal`, stderr is taken for a file (kernel test 58): no live view, no reports.
+    static func run(batch: Int, samples: Int, warmup: Int, directory: String, recording: Bool = true, terminal: Bool = true) throws(CLIError) -> Result {
         let warmupReads = (warmup + batch - 1) / batch
         let reads = max(1, (samples + batch - 1) / batch)
         let device: SimulatedDevice
@@ -81,9 +82,9 @@ enum CaptureBenchmark {
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard null >= 0 else { throw .failure("capture benchmark: cannot open /dev/null") }
         defer { close(null) }
-        var io = CommandIO(writeOut: { _ in }, writeErr: { s in _ = CommandIO.writeAll(null, s) }, stderrIsTerminal: true)
+        var io = CommandIO(writeOut: { _ in }, writeErr: { s in _ = CommandIO.writeAll(null, s) }, stderrIsTerminal: terminal)
         io.writeErrBytes = { _ = CommandIO.writeAll(null, $0) }
-        let output = SessionOutput(io: io, log: ServiceLog(style: .terminal), ndjson: false, session: session)
+        let output = SessionOutput(io: io, log: terminal ? ServiceLog(style: .terminal) : ServiceLog.forStandardError(isTerminal: false), ndjson: false, session: session)
         var recorder = SessionRecorder(settings: settings, observer: output)
         let capture = IIOCapture(simulating: device, options: options)
         let stats: CaptureStatistics
@@ -113,11 +114,12 @@ enum CaptureBenchmark {
     }
 
     /// The results as `--json` prints them.
-    static func json(_ results: [Result], recording: Bool = true) -> JSONValue {
+    static func json(_ results: [Result], recording: Bool = true, terminal: Bool = true) -> JSONValue {
         .object([
             ("schema", .number(1)),
             ("path", .string("whole")),
             ("recording", .bool(recording)),
+            ("terminal", .bool(terminal)),
             ("shim_loaded", .bool(AllocationCounter.isLoaded)),
             ("results", .array(results.map { r in .object([
                 ("batch", .number(r.batch)),

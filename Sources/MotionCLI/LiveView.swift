@@ -27,10 +27,17 @@ struct LiveView {
         return String(decoding: drawn[1..<(drawn.count - 3)], as: UTF8.self)
     }
 
+    /// Whether a report whose last sample is at `lastSample` (ns) would be drawn: the last line is
+    /// at least ``redrawNanoseconds`` old (or there is none, or the clock went back).
+    func isDue(_ lastSample: Int64) -> Bool {
+        guard let drawnAt, lastSample >= drawnAt else { return true }
+        return lastSample - drawnAt >= Self.redrawNanoseconds
+    }
+
     /// Renders the line for `report` into ``drawn`` as ``draw(_:)`` writes it; false (nothing
     /// rendered) when the last line is less than ``redrawNanoseconds`` old.
     mutating func render(_ report: BatchReport) -> Bool {
-        if let drawnAt, report.lastSample >= drawnAt, report.lastSample - drawnAt < Self.redrawNanoseconds { return false }
+        guard isDue(report.lastSample) else { return false }
         drawnAt = report.lastSample
         window.append((report.lastSample, report.totalSamples, report.steps))
         while let first = window.first, report.lastSample - first.time > Self.windowNanoseconds, window.count > 2 { window.removeFirst() }

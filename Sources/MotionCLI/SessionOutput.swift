@@ -24,6 +24,10 @@ struct SessionOutput: SessionObserver {
         live = log.style == .terminal ? LiveView() : nil
     }
 
+    /// Every report is printed with `--ndjson`; otherwise the live view on a terminal wants one
+    /// when its line is due for a redraw, and none is made in between (or without a terminal).
+    func wantsBatchReport(endingAt lastSample: Int64) -> Bool { ndjson || (live?.isDue(lastSample) ?? false) }
+
     mutating func batch(_ report: BatchReport) {
         if ndjson { io.out(report.json.serialized()) }
         if live != nil, live!.render(report) { live!.drawn.withUnsafeBytes { io.writeErrBytes($0) } }

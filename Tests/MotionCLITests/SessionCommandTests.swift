@@ -76,6 +76,30 @@ import Testing
         #expect(v.clear() == "\r\u{1B}[K" && v.clear() == "")
     }
 
+    /// A report is asked for only when someone shows it: every batch with --ndjson; on a terminal
+    /// only when the live line is due for a redraw; never with stderr a file and no --ndjson.
+    @Test func reportsAreAskedForOnlyWhenShown() {
+        let io = CommandIO(writeOut: { _ in }, writeErr: { _ in }, stderrIsTerminal: true)
+        let plain = SessionOutput(io: io, log: ServiceLog(style: .plain), ndjson: false, session: "s")
+        #expect(!plain.wantsBatchReport(endingAt: 0) && !plain.wantsBatchReport(endingAt: 5_000_000_000))
+        let ndjson = SessionOutput(io: io, log: ServiceLog(style: .plain), ndjson: true, session: "s")
+        #expect(ndjson.wantsBatchReport(endingAt: 0))
+        var terminal = SessionOutput(io: io, log: ServiceLog(style: .terminal), ndjson: false, session: "s")
+        let second: Int64 = 1_000_000_000
+        var asked = 0, drawn = 0
+        for k in 1...300 {
+            let last = Int64(k) * 10_000_000
+            guard terminal.wantsBatchReport(endingAt: last) else { continue }
+            asked += 1
+            let r = BatchReport(session: "s", sequence: k, recording: nil, firstSample: last, lastSample: last, samples: 1, totalSamples: k,
+                                lostSamples: 0, steps: nil, activity: nil, activityConfidence: nil, deviceDeliveries: k, schedulerWakeups: nil,
+                                userspaceReturns: k, elapsedNanoseconds: last, cpuNanoseconds: nil)
+            if terminal.live!.render(r) { drawn += 1 }
+        }
+        #expect(asked == drawn, "every report asked for is drawn")
+        #expect(asked >= 2 && asked <= Int(3 * second / LiveView.redrawNanoseconds) + 1, "\(asked) of 300 batches over 3 s")
+    }
+
     /// `formatFixed`, now written as bytes (`appendFixed`, the live view's), prints what its
     /// `String` form printed.
     @Test func fixedPointTextIsUnchanged() {

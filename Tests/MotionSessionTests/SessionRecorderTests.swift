@@ -17,6 +17,16 @@ struct CollectingObserver: SessionObserver {
     mutating func finished(_ summary: SessionSummary, sequence: Int) { self.summary = summary }
 }
 
+/// Collects events and the summary, and shows no batch report (as `capture` with stderr a file).
+struct ReportlessObserver: SessionObserver {
+    var reports = 0
+    var summary: SessionSummary?
+    func wantsBatchReport(endingAt lastSample: Int64) -> Bool { false }
+    mutating func batch(_ report: BatchReport) { reports += 1 }
+    mutating func event(_ event: SessionEvent, sequence: Int) {}
+    mutating func finished(_ summary: SessionSummary, sequence: Int) { self.summary = summary }
+}
+
 /// The recorder on real files in a scratch directory: what a session leaves on disk.
 @Suite struct SessionRecorderTests {
     static let second: Int64 = 1_000_000_000
@@ -69,6 +79,25 @@ struct CollectingObserver: SessionObserver {
         #expect(r.observer.reports.count == 30 && r.observer.summary?.tally.samples == cap.samples.count)
         let numbers = r.observer.reports.map(\.sequence) + r.observer.events.map(\.1)
         #expect(Set(numbers).count == numbers.count)
+    }
+
+    /// An observer that shows no per-batch report gets none, and the session's results and
+    /// summary are those of one that does.
+    @Test func noReportIsMadeForAnObserverThatShowsNone() throws {
+        var cap = FakeCapture(seconds: 20)
+        var r = SessionRecorder(settings: Self.settings(.none), observer: ReportlessObserver())
+        let d = FakeCapture.device()
+        try r.feed(.begin(devices: [d], identities: [d.identity!], clock: cap.clock(at: FakeCapture.start)))
+        for start in stride(from: 0, to: cap.samples.count, by: 10) {
+            let (b, p, _) = cap.deliver(start..<min(start + 10, cap.samples.count))
+            try r.write(b, progress: p)
+        }
+        try r.feed(.close(.signal(15), cap.progress(at: cap.progress.now + 2_000_000)))
+        let (reporting, _) = try Self.record(Self.settings(.none), seconds: 20, batch: 10)
+        #expect(r.observer.reports == 0 && reporting.observer.reports.count == cap.samples.count / 10)
+        #expect(r.machine.steps == reporting.machine.steps && r.machine.activity == reporting.machine.activity)
+        #expect(r.observer.summary?.tally.samples == cap.samples.count && r.observer.summary?.tally.steps == reporting.observer.summary?.tally.steps)
+        #expect(r.observer.summary?.inferredSteps == reporting.observer.summary?.inferredSteps)
     }
 
     /// The live analysis joins small deliveries (``MotionAnalysis/DeliveryCoalescer``): whatever

@@ -86,7 +86,8 @@ enum CaptureCommand {
             walking-like signal) is captured as `capture -o FILE` does on a terminal: the capture
             machine and its driver (poll, drain, decode, timestamp repair, gaps), the session writing
             and syncing the recording and its checkpoints (in /dev/shm unless --directory), the
-            process counters, the live view (to /dev/null), the coalescer and the analysis. After a
+            process counters, the live view (to /dev/null; --no-terminal: stderr a file, no live view),
+            the coalescer and the analysis. After a
             warm-up, a window of wake-ups is measured: CPU time of the capturing thread per sample
             and per wake-up, and heap allocations per wake-up when the alloc-count shim is loaded
             (LD_PRELOAD; built from scripts/alloc-count/alloc-count.c, see docs/iio-reader.md),
@@ -99,6 +100,7 @@ enum CaptureCommand {
                 .option("batch", value: "N", help: "Batch sizes, comma-separated (default 1,100).", repeated: false),
                 .option("directory", value: "DIR", help: "Where the recording is written (default /dev/shm, else $TMPDIR or /tmp)."),
                 .flag("no-recording", help: "Write no recording (as `capture` without -o, e.g. kernel test 58); the analysis, reports, counters and live view stay."),
+                .flag("no-terminal", help: "Stderr as a file, not a terminal (as under systemd): no live view, so no per-batch reports are made."),
                 .flag("machine-only", help: "Only the capture machine and decode on synthetic scans, without system calls or the session."),
                 .flag("analysis", help: "With --machine-only: feed every batch to the live analysis, as capture does."),
                 .flag("json", help: "Print JSON (docs/schemas/capture-benchmark.schema.json; keys in docs/iio-reader.md)."),
@@ -115,10 +117,11 @@ enum CaptureCommand {
                     let directory = args.string("directory") ?? CaptureBenchmark.defaultDirectory
                     var results: [CaptureBenchmark.Result] = []
                     for b in batches {
-                        results.append(try CaptureBenchmark.run(batch: b, samples: n, warmup: warmup, directory: directory, recording: !args.flag("no-recording")))
+                        results.append(try CaptureBenchmark.run(batch: b, samples: n, warmup: warmup, directory: directory, recording: !args.flag("no-recording"),
+                                                                terminal: !args.flag("no-terminal")))
                     }
                     if args.flag("json") {
-                        io.out(CaptureBenchmark.json(results, recording: !args.flag("no-recording")).serialized(pretty: true))
+                        io.out(CaptureBenchmark.json(results, recording: !args.flag("no-recording"), terminal: !args.flag("no-terminal")).serialized(pretty: true))
                     } else {
                         for r in results { io.out(CaptureBenchmark.text(r)) }
                     }

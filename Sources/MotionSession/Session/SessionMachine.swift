@@ -72,8 +72,11 @@ public struct SessionMachine {
     public enum Input: Sendable {
         /// Streaming started (again, after a reconnection) with these devices.
         case begin(devices: [CaptureStatistics.Device], identities: [DeviceIdentity], clock: ClockReading)
-        /// A batch was delivered; `clock` is read when recordings are named by time.
-        case batch(SampleBatch, CaptureMachine.Progress, clock: ClockReading?)
+        /// A batch was delivered; `clock` is read when recordings are named by time. `report`:
+        /// whether a ``BatchReport`` is made for it (false when the observer would show or send
+        /// none, ``SessionObserver/wantsBatchReport(endingAt:)``; the batch's figures then reach
+        /// only the checkpoints and summaries).
+        case batch(SampleBatch, CaptureMachine.Progress, clock: ClockReading?, report: Bool = true)
         /// A moment of the stream.
         case mark(CaptureMachine.Mark, CaptureMachine.Progress)
         /// The capture ended.
@@ -238,12 +241,24 @@ public struct SessionMachine {
     public mutating func handle(_ input: Input) -> Action? {
         switch input {
         case let .begin(devices, identities, clock): begin(devices, identities, clock)
-        case let .batch(batch, p, clock): receive(batch, p, clock)
+        case let .batch(batch, p, clock, report): receive(batch, p, clock, report: report)
         case let .mark(m, p): mark(m, p)
         case let .close(reason, p): close(reason, p)
         }
         return next()
     }
+
+    /// ``handle(_:)`` of a batch (`.batch(batch, p, clock: clock, report: report)`) without
+    /// building the input or handing out the first action: whether there is one to take
+    /// (``nextAction()``). Most batches have none (no recording, no report due): this path copies
+    /// neither the input nor an empty action.
+    public mutating func receiveBatch(_ batch: SampleBatch, _ p: CaptureMachine.Progress, clock: ClockReading?, report: Bool) -> Bool {
+        receive(batch, p, clock, report: report)
+        return !queue.isEmpty
+    }
+
+    /// The next action after ``receiveBatch(_:_:clock:report:)`` said there is one.
+    public mutating func nextAction() -> Action? { next() }
 
     /// Takes the result of the last action and returns the next one (nil: done with this input).
     public mutating func completed(_ result: ActionResult) -> Action? {
@@ -351,7 +366,7 @@ public struct SessionMachine {
         }
     }
 
-    mutating func receive(_ batch: SampleBatch, _ p: CaptureMachine.Progress, _ clock: ClockReading?) {
+    mutating func receive(_ batch: SampleBatch, _ p: CaptureMachine.Progress, _ clock: ClockReading?, report wanted: Bool = true) {
         guard let first = batch.samples.first, let last = batch.samples.last else { progress = p; return }
         if failure == nil, settings.output != .none {
             if let c = current, settings.rotation.rotates(beforeBatchAt: first.timestamp, recordingStart: c.first, recordingBytes: c.bytes) {
@@ -378,7 +393,7 @@ public struct SessionMachine {
         }
         sessionFirst = sessionFirst ?? first.timestamp
         sessionLast = last.timestamp
-        queue.append(.report(report(batch)))
+        if wanted { queue.append(.report(report(batch))) }
     }
 
     mutating func mark(_ m: CaptureMachine.Mark, _ p: CaptureMachine.Progress) {

@@ -14,9 +14,17 @@ public protocol SessionObserver {
     mutating func event(_ event: SessionEvent, sequence: Int)
     /// The session ended; its summary.
     mutating func finished(_ summary: SessionSummary, sequence: Int)
+    /// Whether it would do anything with the report of a batch whose last sample is at
+    /// `lastSample` (ns; default true). An observer that shows or sends no report for it (no
+    /// `--ndjson`, no publishing, and a live view not due for a redraw) says false, and the session
+    /// makes none: at one sample per wake-up making the report is much of the per-batch work.
+    func wantsBatchReport(endingAt lastSample: Int64) -> Bool
 }
 
 extension SessionObserver {
+    /// True: every batch is reported.
+    public func wantsBatchReport(endingAt lastSample: Int64) -> Bool { true }
+
     /// Tells ``batch(_:)``.
     public mutating func batch(_ report: BatchReport, samples: SampleBatch) { batch(report) }
 }
@@ -64,7 +72,13 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
         // The clocks name a recording opened by rotation (the one use of a batch's reading): read
         // only when recordings rotate (`adjtimex` is a system call).
         let c: ClockReading? = machine.settings.output == .none || machine.settings.rotation == .never ? nil : clock
-        try feed(.batch(batch, progress, clock: c))
+        // No closure over the (generic) observer here: it would be copied, and its metadata
+        // looked up, at every batch.
+        let count = batch.samples.count
+        let report = count == 0 || observer.wantsBatchReport(endingAt: batch.samples[count - 1].timestamp)
+        delivering = batch
+        defer { delivering = nil }
+        if machine.receiveBatch(batch, progress, clock: c, report: report) { try run(machine.nextAction()) }
     }
 
     public mutating func mark(_ mark: CaptureMachine.Mark) throws {
@@ -78,7 +92,7 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
 
     /// Feeds a whole stream through the machine without a device (tests, a replay that records).
     public mutating func feed(_ input: SessionMachine.Input) throws {
-        if case .batch(let b, _, _) = input { delivering = b }
+        if case .batch(let b, _, _, _) = input { delivering = b }
         defer { delivering = nil }
         try run(machine.handle(input))
     }
