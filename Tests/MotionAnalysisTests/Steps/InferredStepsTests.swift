@@ -67,43 +67,29 @@ struct InferredStepsTests {
     }
 
     /// The tracker: a silence is moving only when every whole second in it moved (std of |a| at
-    /// least 0.3 m/s², two samples or more); a still second or a missing one breaks it.
-    @Test func theTrackerNeedsEveryWholeSecondToMove() {
-        func feed(_ tracker: inout SilenceMotionTracker, from: Int64, to: Int64, std: Double) {
-            var t = from
+    /// least 0.3 m/s², two samples or more); a still second or a missing one breaks it. Each case:
+    /// pieces of signal (from s, to s, std of |a|), then the step that ends the silence from 0 (s).
+    @Test(arguments: [
+        ("moving", [(0.0, 6.0, 0.5)], 5.0 + 1.0 / 3, true),
+        ("a still second", [(0, 3, 0.5), (3, 4, 0.2), (4, 6, 0.5)], 5.0 + 1.0 / 3, false),
+        ("a second without samples", [(0, 2, 0.5), (3, 6, 0.5)], 5.0 + 1.0 / 3, false),
+        ("not longer than 2 s", [(0, 3, 0.5)], 2.0, false),
+    ] as [(String, [(Double, Double, Double)], Double, Bool)])
+    func theTrackerNeedsEveryWholeSecondToMove(what: String, pieces: [(Double, Double, Double)], end: Double, found: Bool) {
+        var tracker = SilenceMotionTracker()
+        tracker.counted(0)
+        for (from, to, std) in pieces {
+            var t = Int64(from * 1e9)
             var up = true
-            while t < to {
+            while t < Int64(to * 1e9) {
                 tracker.add(Sample(timestamp: t, accel: Vector3(0, 0, 9.81 + (up ? std : -std))))
                 up.toggle()
                 t += s / 20
             }
         }
-        var moving = SilenceMotionTracker()
-        moving.counted(0)
-        feed(&moving, from: 0, to: 6 * s, std: 0.5)
-        moving.counted(5 * s + s / 3)
-        #expect(moving.silences == [.init(start: 0, end: 5 * s + s / 3)])
-
-        var paused = SilenceMotionTracker()
-        paused.counted(0)
-        feed(&paused, from: 0, to: 3 * s, std: 0.5)
-        feed(&paused, from: 3 * s, to: 4 * s, std: 0.2)
-        feed(&paused, from: 4 * s, to: 6 * s, std: 0.5)
-        paused.counted(5 * s + s / 3)
-        #expect(paused.silences.isEmpty, "a still second")
-
-        var gap = SilenceMotionTracker()
-        gap.counted(0)
-        feed(&gap, from: 0, to: 2 * s, std: 0.5)
-        feed(&gap, from: 3 * s, to: 6 * s, std: 0.5)
-        gap.counted(5 * s + s / 3)
-        #expect(gap.silences.isEmpty, "a second without samples")
-
-        var short = SilenceMotionTracker()
-        short.counted(0)
-        feed(&short, from: 0, to: 3 * s, std: 0.5)
-        short.counted(2 * s)
-        #expect(short.silences.isEmpty, "not longer than 2 s")
+        let stop = Int64((end * 1e9).rounded())
+        tracker.counted(stop)
+        #expect(tracker.silences == (found ? [.init(start: 0, end: stop)] : []), "\(what)")
     }
 
     /// The same inferred steps for every batching of a real wrist walk where the counter falls
