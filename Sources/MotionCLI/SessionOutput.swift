@@ -28,6 +28,9 @@ struct SessionOutput: SessionObserver {
     /// when its line is due for a redraw, and none is made in between (or without a terminal).
     func wantsBatchReport(endingAt lastSample: Int64) -> Bool { ndjson || (live?.isDue(lastSample) ?? false) }
 
+    /// Joined batches are fine unless every batch is printed (`--ndjson`).
+    var acceptsJoinedBatches: Bool { !ndjson }
+
     mutating func batch(_ report: BatchReport) {
         if ndjson { io.out(report.json.serialized()) }
         if live != nil, live!.render(report) { live!.drawn.withUnsafeBytes { io.writeErrBytes($0) } }

@@ -84,6 +84,8 @@ import Testing
         #expect(!plain.wantsBatchReport(endingAt: 0) && !plain.wantsBatchReport(endingAt: 5_000_000_000))
         let ndjson = SessionOutput(io: io, log: ServiceLog(style: .plain), ndjson: true, session: "s")
         #expect(ndjson.wantsBatchReport(endingAt: 0))
+        // Batches joined over several wake-ups suit every output but `--ndjson`'s line per batch.
+        #expect(plain.acceptsJoinedBatches && !ndjson.acceptsJoinedBatches)
         var terminal = SessionOutput(io: io, log: ServiceLog(style: .terminal), ndjson: false, session: "s")
         let second: Int64 = 1_000_000_000
         var asked = 0, drawn = 0

@@ -27,7 +27,7 @@ struct CaptureMachineHotPathTests {
             case .wait:
                 now += 10 * K.ms
                 event = .woke(CaptureMachine.Wake(readable: .stream(0)))
-            case .drain:
+            case .drain, .collect:  // (collect: never asked, joinSamples is 1)
                 var raw = scratch
                 scratch = []
                 raw.removeAll(keepingCapacity: true)

@@ -33,6 +33,8 @@ struct FakeKernel {
     var actions: [String] = []
     var waits: [CaptureMachine.Wait] = []
     var released = 0, closed = 0, yields = 0, paused = 0
+    /// The collections asked for: `(upTo, until)`.
+    var collects: [(upTo: Int, until: Int64)] = []
     var streaming = false
     var finishedAt: Int64?
 
@@ -95,6 +97,33 @@ struct FakeKernel {
             let got = kernel[i]
             kernel[i] = []
             return .drained(.init(samples: got))
+        case let .collect(i, _, upTo, until):
+            // As the driver: a drain, then waits on this stream alone (the timer at `until`)
+            // and drains while nothing else wakes it.
+            actions.append("collect\(i)")
+            collects.append((upTo, until))
+            arrive(upTo: now)
+            if let f = drainFailure, f.stream == i, now >= f.at { return .drained(.init(samples: [], failure: f.error)) }
+            var got = kernel[i]
+            kernel[i] = []
+            var d = CaptureMachine.Drain(samples: [])
+            var reads = got.isEmpty ? 0 : 1
+            while got.count < upTo {
+                let wake = wait(CaptureMachine.Wait(streams: .stream(i), until: until))
+                if wake == CaptureMachine.Wake(readable: .stream(i)) {
+                    d.wakeups += 1
+                    reads += 1
+                    got += kernel[i]
+                    kernel[i] = []
+                    if now >= until { break }
+                    continue
+                }
+                if wake == CaptureMachine.Wake() { d.wakeups += 1 } else { d.interruption = wake }
+                break
+            }
+            d.samples = got
+            d.readsWithData = reads
+            return .drained(d)
         case .yield:
             yields += 1
             now += 1_000_000 // the producer runs for 1 ms

@@ -18,6 +18,36 @@ struct SimulatedCaptureTests {
         }
         mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) {}
         var wantsProcessCounters: Bool { true }
+        /// Samples it takes joined into one batch (``CaptureSink/maxJoinedSamples``).
+        var join = 1
+        var maxJoinedSamples: Int { join }
+    }
+
+    /// The driver's collections (``CaptureMachine/Action/collect(stream:recheckScale:upTo:until:)``)
+    /// over the real `poll` and refills: at batch 1 with a sink that takes joined batches, the
+    /// same samples and the same wake-ups, in batches of 25 (250 ms at 100 Hz).
+    @Test func aJoiningSinkGetsTheSameSamplesAndWakeUpsInFewerBatches() throws {
+        func run(join: Int) throws -> (CaptureStatistics, Collector, [Sample]) {
+            let device = try SimulatedDevice(rateHz: 100, window: .init(warmupReads: 1, reads: 3))
+            let capture = IIOCapture(simulating: device, options: CaptureOptions(rate: 100, batching: .samples(1), sampleLimit: 1_010))
+            var sink = Collector()
+            sink.join = join
+            let stats = try capture.run(into: &sink)
+            // Times from the device's first scan (each device starts at the real clock).
+            let samples = sink.batches.flatMap(\.samples).map { s in
+                Sample(timestamp: s.timestamp - device.start, accel: s.accel, gyro: s.gyro)
+            }
+            return (stats, sink, samples)
+        }
+        let (a, plain, plainSamples) = try run(join: 1)
+        let (b, joined, joinedSamples) = try run(join: 32)
+        #expect(plain.batches.count == 1_010 && a.batches == 1_010)
+        #expect(joined.batches.map(\.count) == Array(repeating: 25, count: 40) + [10])
+        #expect(b.batches == 41 && b.samples == 1_010 && b.stopReason == .sampleCount)
+        let same = joinedSamples == plainSamples
+        #expect(same && joinedSamples.count == 1_010)
+        #expect(b.userspaceReturns == a.userspaceReturns && a.userspaceReturns == 1_010)
+        #expect(b.devices.first?.drainsWithData == 1_010 && b.refills == a.refills)
     }
 
     @Test(arguments: [1, 100])

@@ -21,6 +21,7 @@ struct CollectingObserver: SessionObserver {
 struct ReportlessObserver: SessionObserver {
     var reports = 0
     var summary: SessionSummary?
+    var acceptsJoinedBatches = true
     func wantsBatchReport(endingAt lastSample: Int64) -> Bool { false }
     mutating func batch(_ report: BatchReport) { reports += 1 }
     mutating func event(_ event: SessionEvent, sequence: Int) {}
@@ -98,6 +99,19 @@ struct ReportlessObserver: SessionObserver {
         #expect(r.machine.steps == reporting.machine.steps && r.machine.activity == reporting.machine.activity)
         #expect(r.observer.summary?.tally.samples == cap.samples.count && r.observer.summary?.tally.steps == reporting.observer.summary?.tally.steps)
         #expect(r.observer.summary?.inferredSteps == reporting.observer.summary?.inferredSteps)
+    }
+
+    /// Per-sample deliveries are joined by the capture (``MotionIIO/CaptureSink/maxJoinedSamples``)
+    /// only when nothing is recorded (a recording loses at most one wake-up's samples) and the
+    /// observer takes joined batches (not `--ndjson`, not publishing: the default).
+    @Test func samplesAreJoinedOnlyWithoutARecordingForAnObserverThatTakesThem() throws {
+        let dir = try TestPaths.makeScratchDirectory(prefix: "motionbatch-session").path
+        #expect(SessionRecorder(settings: Self.settings(.none), observer: ReportlessObserver()).maxJoinedSamples == 32)
+        #expect(SessionRecorder(settings: Self.settings(.file(dir + "/j.csv", overwrite: false)), observer: ReportlessObserver()).maxJoinedSamples == 1)
+        var every = ReportlessObserver()
+        every.acceptsJoinedBatches = false
+        #expect(SessionRecorder(settings: Self.settings(.none), observer: every).maxJoinedSamples == 1)
+        #expect(SessionRecorder(settings: Self.settings(.none), observer: CollectingObserver()).maxJoinedSamples == 1)
     }
 
     /// The live analysis joins small deliveries (``MotionAnalysis/DeliveryCoalescer``): whatever

@@ -179,6 +179,12 @@ extension CaptureMachine {
         if yieldFor != nil { return .yield }
         if let i = drains.popFirst() {
             lastDrained = i
+            if let upTo = joinable(i) {
+                // The count ends a collection on time; the time limit (twice the delay) only when
+                // the device stalls (or at the deadline), so it costs no wake-up of its own.
+                let until = min(deadline ?? .max, now &+ 2 &* settings.joinNanoseconds)
+                if until > now { return .collect(stream: i, recheckScale: scaleCheckDue(i, at: now), upTo: upTo, until: until) }
+            }
             return .drain(stream: i, recheckScale: scaleCheckDue(i, at: now))
         }
         if !ready.isEmpty {
@@ -189,6 +195,23 @@ extension CaptureMachine {
         }
         if pauseRequested { return beginPause(at: now) }
         return .wait(waitRequest(at: now))
+    }
+
+    /// Samples a drain of stream `i` may collect over several wake-ups
+    /// (``Action/collect(stream:recheckScale:upTo:until:)``), nil for a plain drain: only a lone
+    /// per-sample stream with device timestamps (each sample keeps its own time), waited on in
+    /// `buffers` mode, with nothing pending (no stop, pause, probe, stall or yield) and room below
+    /// the sample limit.
+    func joinable(_ i: Int) -> Int? {
+        guard settings.joinSamples > 1, mode == .buffers, streams.count == 1, stall == nil, !pauseRequested,
+              probes.isEmpty, yieldFor == nil, drains.isEmpty else { return nil }
+        let s = streams[i]
+        guard s.hasTimestamp, s.plan.bufferCapacity == 1, s.plan.expectedBurst == nil,
+              let period = s.setup.period, period > 0 else { return nil }
+        // As many as arrive in the delay at the stream's rate (25 at 100 Hz, none below 8 Hz).
+        var upTo = min(settings.joinSamples, Int(settings.joinNanoseconds / period))
+        if let limit = settings.sampleLimit { upTo = min(upTo, limit - stats.samples) }
+        return upTo > 1 ? upTo : nil
     }
 
     mutating func scaleCheckDue(_ i: Int, at now: Int64) -> Bool {
@@ -285,6 +308,12 @@ extension CaptureMachine {
     mutating func absorb(_ d: Drain, at now: Int64) {
         guard let i = lastDrained else { return }
         stats.refills += d.refills
+        if d.wakeups > 0 { stats.userspaceReturns += d.wakeups }
+        defer {
+            if let w = d.interruption { absorb(w, at: now) }
+            // A collection that ran into the deadline woke for it: stop, as a wait would.
+            else if d.wakeups > 0, let dl = deadline, now >= dl, !hasReason { reason = .duration }
+        }
         let got = streams[i].take(d, at: now)
         if d.failed, let e = d.failure {
             probes.append((i, .drainError(e)))

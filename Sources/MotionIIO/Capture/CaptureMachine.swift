@@ -76,6 +76,19 @@ public struct CaptureMachine: Sendable {
         public var reconnect = false
         /// Testing: a stall (to overflow the kernel buffer).
         public var stall: Stall?
+        /// Samples read at separate wake-ups that may be delivered as one batch (1: every wake-up's
+        /// samples are delivered on their own). Above 1, a lone per-sample stream (a one-scan
+        /// buffer with a timestamp channel, waited on in `buffers` mode) is drained with
+        /// ``Action/collect(stream:recheckScale:upTo:until:)``: the driver keeps waiting and reading
+        /// while only that buffer wakes it, and the machine and the sink run once per collection
+        /// instead of once per sample. The process still wakes for every sample (counted in
+        /// ``CaptureStatistics/userspaceReturns``); only the work after each wake-up is joined.
+        /// Set from the sink (``CaptureSink/maxJoinedSamples``), which sees fewer, larger batches.
+        public var joinSamples = 1
+        /// ... and the delay a joined sample may see before it is delivered (ns): a collection
+        /// takes at most the samples that arrive in it at the stream's rate (25 at 100 Hz; none
+        /// below 8 Hz), and is cut at twice it when the device stalls.
+        public var joinNanoseconds: Int64 = 250_000_000
 
         /// Creates settings.
         public init(duration: Double? = nil, sampleLimit: Int? = nil) {
@@ -177,6 +190,13 @@ public struct CaptureMachine: Sendable {
         public var clippedSamples: Int
         /// Whether the scale was re-read and found changed.
         public var scaleChanged: Bool
+        /// ``Action/collect(stream:recheckScale:upTo:until:)``: returns from waiting after the first
+        /// drain that brought this stream's data or the collection's time limit (0 for a drain).
+        public var wakeups = 0
+        /// ``Action/collect(stream:recheckScale:upTo:until:)``: the wake that ended the collection
+        /// when it was more than this stream's data (a control, a device event, an error, another
+        /// stream), for the machine to handle as a wait's answer; nil otherwise.
+        public var interruption: Wake?
         /// The refill error that ended the drain (not `EAGAIN`), if any.
         public var failure: SystemError? {
             get { failureBox?.error }
@@ -254,6 +274,13 @@ public struct CaptureMachine: Sendable {
         case wait(Wait)
         /// Drain stream `stream` (re-reading its scale first when `recheckScale`) → ``Event/drained(_:)``.
         case drain(stream: Int, recheckScale: Bool)
+        /// Drain stream `stream` as ``drain(stream:recheckScale:)``, then keep waiting on the same
+        /// wait set and draining it while nothing but its buffer wakes the driver, until `upTo`
+        /// samples are read or the monotonic clock reaches `until` → one ``Event/drained(_:)`` with
+        /// every sample, the further wake-ups in ``Drain/wakeups`` and the wake that ended it (a
+        /// control, a device event, an error) in ``Drain/interruption``. Asked only for a lone
+        /// per-sample stream (``Settings/joinSamples``).
+        case collect(stream: Int, recheckScale: Bool, upTo: Int, until: Int64)
         /// `sched_yield` so a FIFO burst's producer can finish → ``Event/yielded``.
         case yield
         /// Check stream `stream`'s access state fresh → ``Event/probed(_:)``.

@@ -14,6 +14,11 @@ public protocol CaptureSink {
     /// Whether ``write(_:progress:)`` wants the process's counters (`/proc` and `getrusage`, read
     /// per batch by the driver: about a microsecond, skipped by default).
     var wantsProcessCounters: Bool { get }
+    /// How many samples read at separate wake-ups it accepts as one batch (default 1: a batch per
+    /// wake-up). A sink that records nothing and shows nothing per batch may say more: a per-sample
+    /// capture then joins up to that many samples (or 250 ms of them) before running the machine
+    /// and the sink once (``CaptureMachine/Settings/joinSamples``).
+    var maxJoinedSamples: Int { get }
     /// Flushes and syncs; called once at the end, with why the capture stopped and its final
     /// figures (the process counters included when ``wantsProcessCounters``).
     mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) throws
@@ -24,4 +29,6 @@ extension CaptureSink {
     public mutating func mark(_ mark: CaptureMachine.Mark) throws {}
     /// No counters.
     public var wantsProcessCounters: Bool { false }
+    /// One wake-up's samples per batch.
+    public var maxJoinedSamples: Int { 1 }
 }

@@ -96,7 +96,7 @@ public enum DecodeBenchmark {
                 case .wait:
                     now += Int64(batch) * 10_000_000
                     event = .woke(CaptureMachine.Wake(readable: .stream(0)))
-                case .drain:
+                case .drain, .collect:  // (collect: never asked, joinSamples is 1)
                     // As the driver: the last drain's array is reused once the machine let go of it.
                     var out = scratch
                     scratch = []

@@ -132,6 +132,7 @@ public final class IIOCapture {
         settings.stall = options.stall
         settings.remoteURI = pollable ? nil : context.uri
         settings.reconnect = options.reconnect
+        settings.joinSamples = max(1, sink.maxJoinedSamples)
         do throws(SystemError) {
             try Self.installSignalHandlers(pauseSignals: options.pauseSignals && context.isLocal)
             timer = try MonotonicTimer()
@@ -155,7 +156,9 @@ public final class IIOCapture {
             case .prepare: event = prepare()
             case .startStreaming: event = startStreaming(&sink)
             case .wait(let w): event = wait(w, requestedAt: now)
-            case let .drain(i, recheck): event = .drained(drain(streams[i], recheckScale: recheck, deadline: machine.deadline))
+            case let .drain(i, recheck): event = .drained(drain(i, recheckScale: recheck, deadline: machine.deadline))
+            case let .collect(i, recheck, upTo, until):
+                event = .drained(drain(i, recheckScale: recheck, deadline: machine.deadline, collect: (upTo, until)))
             case .yield:
                 Scheduler.yield()
                 event = .yielded
@@ -569,22 +572,62 @@ public final class IIOCapture {
         }
     }
 
-    /// Drains one stream: non-blocking refills until the kernel buffer is empty, or one blocking refill.
-    private func drain(_ s: Stream, recheckScale: Bool, deadline: Int64?) -> CaptureMachine.Drain {
-        if let buffer = s.buffer { return drain(s, from: buffer, recheckScale: recheckScale, deadline: deadline) }
-        if let buffer = s.simulated { return drain(s, from: buffer, recheckScale: recheckScale, deadline: deadline) }
+    /// Drains stream `i`: non-blocking refills until the kernel buffer is empty, or one blocking
+    /// refill; with `collect` (``CaptureMachine/Action/collect(stream:recheckScale:upTo:until:)``)
+    /// it then waits on the same set (the timer armed at `until`) and drains again while only this
+    /// buffer wakes the process, up to `upTo` samples. Those wake-ups are counted; a wake with
+    /// anything else in it ends the collection and is handed back as the drain's interruption.
+    private func drain(_ i: Int, recheckScale: Bool, deadline: Int64?, collect: (upTo: Int, until: Int64)? = nil) -> CaptureMachine.Drain {
+        let s = streams[i]
+        if let buffer = s.buffer { return drain(s, i, from: buffer, recheckScale: recheckScale, deadline: deadline, collect: collect) }
+        if let buffer = s.simulated { return drain(s, i, from: buffer, recheckScale: recheckScale, deadline: deadline, collect: collect) }
         return CaptureMachine.Drain(samples: [], refills: 0)
     }
 
-    /// ``drain(_:recheckScale:deadline:)`` from libiio's buffer or the simulated one (specialised
-    /// for each: no existential on the per-wake-up path).
-    private func drain<B: CaptureBuffer>(_ s: Stream, from buffer: B, recheckScale: Bool, deadline: Int64?) -> CaptureMachine.Drain {
+    /// ``drain(_:recheckScale:deadline:collect:)`` from libiio's buffer or the simulated one
+    /// (specialised for each: no existential on the per-wake-up path).
+    private func drain<B: CaptureBuffer>(_ s: Stream, _ i: Int, from buffer: B, recheckScale: Bool, deadline: Int64?,
+                                         collect: (upTo: Int, until: Int64)?) -> CaptureMachine.Drain {
         if s.plan.waitStrategy == .blockingRefill { startWatcher(deadline: deadline) }
         let changed = recheckScale ? self.recheckScale(s) : false
         // Reuse the last drain's array: unique again once the machine delivered it.
         var raw = s.scratch
         s.scratch = []
         raw.removeAll(keepingCapacity: true)
+        var d = CaptureMachine.Drain(samples: [], refills: 0, scaleChanged: changed)
+        refill(s, from: buffer, into: &raw, &d)
+        if let c = collect, !d.failed, raw.count < c.upTo, s.pollIndex >= 0, (try? timer?.arm(at: c.until)) != nil {
+            while raw.count < c.upTo {
+                let n = (try? bufferPoll.wait(timeoutMilliseconds: -1)) ?? 0
+                guard n > 0 else { d.wakeups += 1; break }
+                var wake = CaptureMachine.Wake()
+                var timedOut = false
+                if !bufferPoll.returned(bufferPollSignal).isEmpty { controls(SignalPipe.take(), into: &wake) }
+                if bufferPollTimer >= 0, !bufferPoll.returned(bufferPollTimer).isEmpty { _ = timer?.acknowledge(); timedOut = true }
+                for (k, other) in streams.enumerated() where other.pollIndex >= 0 {
+                    let r = bufferPoll.returned(other.pollIndex)
+                    if r.contains(.readable) { wake.readable.insert(.stream(k)) }
+                    else if !r.isEmpty { wake.errored.insert(.stream(k)) }
+                }
+                if wake == CaptureMachine.Wake(readable: .stream(i)) {
+                    d.wakeups += 1
+                    refill(s, from: buffer, into: &raw, &d)
+                    if d.failed || timedOut { break }
+                    continue
+                }
+                // Anything else (or nothing: the time limit, a spurious return) ends it.
+                if wake == CaptureMachine.Wake() { d.wakeups += 1 } else { d.interruption = wake }
+                break
+            }
+        }
+        s.scratch = raw
+        d.samples = raw
+        return d
+    }
+
+    /// The refills of one drain of `s` from `buffer`: decoded samples appended to `raw`, the
+    /// counts and a failure added to `d` (whose samples are set by the caller).
+    private func refill<B: CaptureBuffer>(_ s: Stream, from buffer: B, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) {
         var refills = 0, reads = 0, clipped = 0
         var failure: SystemError?
         let blocking = s.plan.waitStrategy == .blockingRefill
@@ -613,9 +656,10 @@ public final class IIOCapture {
             // scan still queued makes the next poll return at once instead.
             if bytes < full || buffer.capacity == 1 { break }
         }
-        s.scratch = raw
-        return CaptureMachine.Drain(samples: raw, refills: refills, readsWithData: reads, clippedSamples: clipped,
-                                    scaleChanged: changed, failure: failure)
+        d.refills += refills
+        d.readsWithData += reads
+        d.clippedSamples += clipped
+        if let failure { d.failure = failure }
     }
 
     private func probe(_ s: Stream) -> AccessState? {

@@ -19,11 +19,19 @@ public protocol SessionObserver {
     /// `--ndjson`, no publishing, and a live view not due for a redraw) says false, and the session
     /// makes none: at one sample per wake-up making the report is much of the per-batch work.
     func wantsBatchReport(endingAt lastSample: Int64) -> Bool
+    /// Whether it takes batches joined from several wake-ups (default false): true when it needs
+    /// no report per wake-up (no `--ndjson`, no publishing; a live view redrawn every 250 ms is
+    /// served by joined batches). With no recording either, a per-sample capture then joins up to
+    /// 32 samples or 250 ms into one batch (``MotionIIO/CaptureSink/maxJoinedSamples``).
+    var acceptsJoinedBatches: Bool { get }
 }
 
 extension SessionObserver {
     /// True: every batch is reported.
     public func wantsBatchReport(endingAt lastSample: Int64) -> Bool { true }
+
+    /// False: a batch per wake-up.
+    public var acceptsJoinedBatches: Bool { false }
 
     /// Tells ``batch(_:)``.
     public mutating func batch(_ report: BatchReport, samples: SampleBatch) { batch(report) }
@@ -60,6 +68,16 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     /// The process's counters are read with every batch (wake-ups and CPU time for the reports
     /// and checkpoints).
     public var wantsProcessCounters: Bool { true }
+
+    /// Samples joined into one batch (``MotionIIO/CaptureSink/maxJoinedSamples``): 32 when nothing
+    /// is recorded (a recording loses at most its last batch: one wake-up's samples) and the
+    /// observer takes joined batches, else 1.
+    public var maxJoinedSamples: Int {
+        machine.settings.output == .none && observer.acceptsJoinedBatches ? Self.joinedSamples : 1
+    }
+
+    /// Samples per joined batch (with the capture's 250 ms bound: 0.32 s at 100 Hz).
+    public static var joinedSamples: Int { 32 }
 
     private var clock: ClockReading { ClockReading.now(bootID: bootID) }
 
