@@ -599,6 +599,14 @@ public final class IIOCapture {
         if let c = collect, !d.failed, raw.count < c.upTo, s.pollIndex >= 0, (try? timer?.arm(at: c.until)) != nil {
             while raw.count < c.upTo {
                 let n = (try? bufferPoll.wait(timeoutMilliseconds: -1)) ?? 0
+                // The common wake-up, tested on the returned bits alone: this buffer readable,
+                // nothing else (the machine asks for a collection only with one stream).
+                if n == 1, bufferPoll.returned(s.pollIndex) == .readable {
+                    d.wakeups += 1
+                    refill(s, from: buffer, into: &raw, &d)
+                    if d.failed { break }
+                    continue
+                }
                 guard n > 0 else { d.wakeups += 1; break }
                 var wake = CaptureMachine.Wake()
                 var timedOut = false
@@ -610,6 +618,7 @@ public final class IIOCapture {
                     else if !r.isEmpty { wake.errored.insert(.stream(k)) }
                 }
                 if wake == CaptureMachine.Wake(readable: .stream(i)) {
+                    // Data with the time limit: read it, and end.
                     d.wakeups += 1
                     refill(s, from: buffer, into: &raw, &d)
                     if d.failed || timedOut { break }
