@@ -24,7 +24,7 @@ public struct PollEvents: OptionSet, Hashable, Sendable {
 /// waits once per sample at batch 1, so the set is not rebuilt per wait). The one place
 /// `poll(2)` is called.
 public struct PollSet: Sendable {
-    private var fds: [pollfd] = []
+    @usableFromInline var fds: [pollfd] = []
 
     /// An empty set.
     public init() {}
@@ -58,4 +58,34 @@ public struct PollSet: Sendable {
 
     /// What the last ``wait(timeoutMilliseconds:)`` reported for the descriptor at `index`.
     public func returned(_ index: Int) -> PollEvents { PollEvents(rawValue: fds[index].revents) }
+
+    /// Waits (no timeout) again and again while each wait returns with only the descriptor at
+    /// `index` readable, calling `body` after each such wake-up until it returns false; a wake-up
+    /// with anything else in it ends the loop, its events left for ``returned(_:)``. The loop of a
+    /// reader woken once per sample (`capture --batch 1`): one `poll(2)` per wake-up and no other
+    /// call, on storage borrowed once.
+    /// - Returns: the wake-ups that called `body`, and the number of ready descriptors of the
+    ///   wake-up that ended the loop (nil when `body` ended it; 0 for a failed `poll` other than
+    ///   `EINTR`, which restarts the wait).
+    @inlinable
+    public mutating func waitWhile(onlyReadable index: Int, _ body: () -> Bool) -> (wakeups: Int, ended: Int?) {
+        precondition(fds.indices.contains(index), "PollSet.waitWhile: no descriptor at \(index)")
+        return fds.withUnsafeMutableBufferPointer { p in
+            let base = p.baseAddress!, count = nfds_t(p.count)
+            var wakeups = 0
+            while true {
+                let n = poll(base, count, -1)
+                if n == 1, base[index].revents == Int16(POLLIN) {
+                    wakeups += 1
+                    if body() { continue }
+                    return (wakeups, nil)
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return (wakeups, 0)
+                }
+                return (wakeups, Int(n))
+            }
+        }
+    }
 }

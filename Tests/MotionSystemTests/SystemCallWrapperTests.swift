@@ -39,6 +39,33 @@ struct SystemCallWrapperTests {
         #expect(try set.wait(timeoutMilliseconds: 20) == 0)
     }
 
+    /// `waitWhile(onlyReadable:)`: runs its body for each wake-up with only that descriptor
+    /// readable, stops when the body says so, and hands back a wake-up with another descriptor.
+    @Test func waitingWhileOnlyOneDescriptorIsReadable() throws {
+        var p: [Int32] = [0, 0], q: [Int32] = [0, 0]
+        #expect(pipe(&p) == 0 && pipe(&q) == 0)
+        defer { for fd in p + q { close(fd) } }
+        var set = PollSet()
+        let data = set.add(p[0]), other = set.add(q[0])
+        var byte: UInt8 = 1
+        // Five bytes, each read by the body: five wake-ups, ended by the body at the fifth.
+        for _ in 0..<5 { _ = write(p[1], &byte, 1) }
+        var read = 0
+        let r = set.waitWhile(onlyReadable: data) {
+            var b: UInt8 = 0
+            if Glibc.read(p[0], &b, 1) == 1 { read += 1 }
+            return read < 5
+        }
+        #expect(r.wakeups == 5 && r.ended == nil && read == 5)
+        // The other descriptor readable too: the loop ends at once with both reported.
+        _ = write(p[1], &byte, 1)
+        _ = write(q[1], &byte, 1)
+        var calls = 0
+        let s = set.waitWhile(onlyReadable: data) { calls += 1; return true }
+        #expect(s.wakeups == 0 && s.ended == 2 && calls == 0)
+        #expect(set.returned(data) == .readable && set.returned(other) == .readable)
+    }
+
     @Test func aWatcherRunsItsActionWhenADescriptorBecomesReadable() throws {
         let timer = try MonotonicTimer()
         try timer.arm(at: MonotonicClock.nanoseconds() + 20_000_000)

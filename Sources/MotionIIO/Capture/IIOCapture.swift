@@ -45,6 +45,8 @@ public final class IIOCapture {
         /// The samples array handed to the machine by the last drain: reused (no allocation per
         /// drain) once the machine has delivered them and let go of it.
         @exclusivity(unchecked) var scratch: [Sample] = []
+        /// A collection's scan bytes, copied per wake-up and decoded together (``stage``).
+        @exclusivity(unchecked) var staging: [UInt8] = []
         init(sensor: SensorDescription, device: IIODevice, plan: CapturePlan, decoder: ScanDecoder, report: CaptureStatistics.Device) {
             self.sensor = sensor; self.device = device; self.plan = plan; self.decoder = decoder; self.report = report
         }
@@ -598,15 +600,11 @@ public final class IIOCapture {
         refill(s, from: buffer, into: &raw, &d)
         if let c = collect, !d.failed, raw.count < c.upTo, s.pollIndex >= 0, (try? timer?.arm(at: c.until)) != nil {
             while raw.count < c.upTo {
-                let n = (try? bufferPoll.wait(timeoutMilliseconds: -1)) ?? 0
-                // The common wake-up, tested on the returned bits alone: this buffer readable,
-                // nothing else (the machine asks for a collection only with one stream).
-                if n == 1, bufferPoll.returned(s.pollIndex) == .readable {
-                    d.wakeups += 1
-                    refill(s, from: buffer, into: &raw, &d)
-                    if d.failed { break }
-                    continue
-                }
+                // The common wake-ups (only this buffer readable): each scan's bytes copied aside,
+                // all decoded at once when another wake-up or the count ends the run.
+                let ended = stage(s, from: buffer, upTo: c.upTo - raw.count, into: &raw, &d)
+                if d.failed { break }
+                guard let n = ended else { continue }
                 guard n > 0 else { d.wakeups += 1; break }
                 var wake = CaptureMachine.Wake()
                 var timedOut = false
@@ -632,6 +630,46 @@ public final class IIOCapture {
         s.scratch = raw
         d.samples = raw
         return d
+    }
+
+    /// A collection's common wake-ups (``MotionSystem/PollSet/waitWhile(onlyReadable:_:)``): while
+    /// only `s`'s buffer wakes the process, one non-blocking refill per wake-up whose scan bytes
+    /// are copied into `s.staging`, up to `upTo` scans; then the staged scans decoded into `raw`
+    /// in one pass. No decode, array growth or reference counting per wake-up: a one-scan
+    /// refill's path is `poll`, libiio's refill and a copy (kernel test 58).
+    /// - Returns: the ready count of the wake-up that ended the run (its events in `bufferPoll`),
+    ///   or nil when the count was reached, a refill failed (`d.failure`) or brought no scan.
+    private func stage<B: CaptureBuffer>(_ s: Stream, from buffer: B, upTo: Int, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) -> Int? {
+        let step = s.decoder.layout.scanBytes
+        precondition(buffer.capacity == 1 && step > 0 && upTo > 0, "staging is for one-scan refills")
+        if s.staging.count < upTo * step { s.staging = [UInt8](repeating: 0, count: upTo * step) }
+        var scans = 0, refills = 0
+        var failure: SystemError?
+        let (wakeups, ended) = s.staging.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
+            return bufferPoll.waitWhile(onlyReadable: s.pollIndex) {
+                refills += 1
+                let got: Int?
+                do throws(SystemError) { got = try buffer.refillAvailable() } catch {
+                    failure = error
+                    return false
+                }
+                guard let n = got, n >= step else { return true }  // EAGAIN: woken for nothing
+                buffer.withUnsafeBytes { src in base.advanced(by: scans * step).copyMemory(from: src.baseAddress!, byteCount: step) }
+                scans += 1
+                return scans < upTo
+            }
+        }
+        d.wakeups += wakeups
+        d.refills += refills
+        d.readsWithData += scans
+        if let failure { d.failure = failure }
+        if scans > 0 {
+            var clipped = 0
+            s.staging.withUnsafeBytes { _ = s.decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<(scans * step)]), into: &raw, clipped: &clipped) }
+            d.clippedSamples += clipped
+        }
+        return ended
     }
 
     /// The refills of one drain of `s` from `buffer`: decoded samples appended to `raw`, the
