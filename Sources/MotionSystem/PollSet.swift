@@ -37,9 +37,6 @@ public struct PollSet: Sendable {
         return fds.count - 1
     }
 
-    /// The descriptor at `index`.
-    public func descriptor(at index: Int) -> Int32 { fds[index].fd }
-
     /// Number of descriptors in the set.
     public var count: Int { fds.count }
 
@@ -68,18 +65,16 @@ public struct PollSet: Sendable {
     /// reader woken once per sample (`capture --batch 1`): one `poll(2)` per wake-up and no other
     /// call, on storage borrowed once.
     /// - Returns: the wake-ups that called `body`, and the number of ready descriptors of the
-    ///   wake-up that ended the loop (nil when `body` ended it; 0 for a timeout or a failed `poll`
-    ///   other than `EINTR`, which restarts the wait).
-    /// - Parameter timeoutMilliseconds: evaluated before each wait: its timeout (-1: none; a wait
-    ///   that times out ends the loop with 0 ready).
+    ///   wake-up that ended the loop (nil when `body` ended it; 0 for a failed `poll` other than
+    ///   `EINTR`, which restarts the wait).
     @inlinable
-    public mutating func waitWhile(onlyReadable index: Int, timeoutMilliseconds: () -> Int32 = { -1 }, _ body: () -> Bool) -> (wakeups: Int, ended: Int?) {
+    public mutating func waitWhile(onlyReadable index: Int, _ body: () -> Bool) -> (wakeups: Int, ended: Int?) {
         precondition(fds.indices.contains(index), "PollSet.waitWhile: no descriptor at \(index)")
         return fds.withUnsafeMutableBufferPointer { p in
             let base = p.baseAddress!, count = nfds_t(p.count)
             var wakeups = 0
             while true {
-                let n = poll(base, count, timeoutMilliseconds())
+                let n = poll(base, count, -1)
                 if n == 1, base[index].revents == Int16(POLLIN) {
                     wakeups += 1
                     if body() { continue }

@@ -274,8 +274,8 @@ public struct CaptureMachine: Sendable {
         case wait(Wait)
         /// Drain stream `stream` (re-reading its scale first when `recheckScale`) → ``Event/drained(_:)``.
         case drain(stream: Int, recheckScale: Bool)
-        /// Drain stream `stream` as ``drain(stream:recheckScale:)``, then keep waiting (on its
-        /// buffer and the controls) and draining it while nothing but its buffer wakes the driver, until `upTo`
+        /// Drain stream `stream` as ``drain(stream:recheckScale:)``, then keep waiting on the same
+        /// wait set and draining it while nothing but its buffer wakes the driver, until `upTo`
         /// samples are read or the monotonic clock reaches `until` → one ``Event/drained(_:)`` with
         /// every sample, the further wake-ups in ``Drain/wakeups`` and the wake that ended it (a
         /// control, a device event, an error) in ``Drain/interruption``. Asked only for a lone

@@ -60,11 +60,6 @@ public final class IIOCapture {
     @exclusivity(unchecked) private var bufferPoll = PollSet()
     @exclusivity(unchecked) private var quietPoll = PollSet()
     private var bufferPollSignal = -1, bufferPollTimer = -1, quietPollSignal = -1, quietPollTimer = -1
-    /// A collection's wait set: the buffers (at their ``Stream/pollIndex``) and the signal pipe,
-    /// without the timer (one descriptor less for the kernel to poll per sample; the collection's
-    /// time limit is the `poll` timeout).
-    @exclusivity(unchecked) private var collectPoll = PollSet()
-    private var collectPollSignal = -1
     @exclusivity(unchecked) private var watcher: DescriptorWatcher?
     private var previousScheduler: Scheduler.Policy?
     @exclusivity(unchecked) private var countersAtStart: ProcessCounters?
@@ -504,12 +499,6 @@ public final class IIOCapture {
                 return .failed(accessFailure(s.sensor, error, holding: s.buffer != nil))
             }
         }
-        collectPoll = PollSet()
-        for s in streams where s.pollIndex >= 0 {
-            let k = collectPoll.add(bufferPoll.descriptor(at: s.pollIndex))
-            assert(k == s.pollIndex, "the collection's set mirrors the buffers' indices")
-        }
-        collectPollSignal = collectPoll.add(SignalPipe.descriptor)
         bufferPollSignal = bufferPoll.add(SignalPipe.descriptor)
         quietPollSignal = quietPoll.add(SignalPipe.descriptor)
         if let t = timer {
@@ -609,30 +598,31 @@ public final class IIOCapture {
         raw.removeAll(keepingCapacity: true)
         var d = CaptureMachine.Drain(samples: [], refills: 0, scaleChanged: changed)
         refill(s, from: buffer, into: &raw, &d)
-        if let c = collect, !d.failed, raw.count < c.upTo, s.pollIndex >= 0, collectPollSignal >= 0 {
+        if let c = collect, !d.failed, raw.count < c.upTo, s.pollIndex >= 0, (try? timer?.arm(at: c.until)) != nil {
             while raw.count < c.upTo {
                 // The common wake-ups (only this buffer readable): each scan's bytes copied aside,
-                // all decoded at once when another wake-up, the count or the time ends the run.
-                let ended = stage(s, from: buffer, upTo: c.upTo - raw.count, until: c.until, into: &raw, &d)
+                // all decoded at once when another wake-up or the count ends the run.
+                let ended = stage(s, from: buffer, upTo: c.upTo - raw.count, into: &raw, &d)
                 if d.failed { break }
                 guard let n = ended else { continue }
-                // Nothing ready: the time limit (the poll timeout).
                 guard n > 0 else { d.wakeups += 1; break }
                 var wake = CaptureMachine.Wake()
-                if !collectPoll.returned(collectPollSignal).isEmpty { controls(SignalPipe.take(), into: &wake) }
+                var timedOut = false
+                if !bufferPoll.returned(bufferPollSignal).isEmpty { controls(SignalPipe.take(), into: &wake) }
+                if bufferPollTimer >= 0, !bufferPoll.returned(bufferPollTimer).isEmpty { _ = timer?.acknowledge(); timedOut = true }
                 for (k, other) in streams.enumerated() where other.pollIndex >= 0 {
-                    let r = collectPoll.returned(other.pollIndex)
+                    let r = bufferPoll.returned(other.pollIndex)
                     if r.contains(.readable) { wake.readable.insert(.stream(k)) }
                     else if !r.isEmpty { wake.errored.insert(.stream(k)) }
                 }
                 if wake == CaptureMachine.Wake(readable: .stream(i)) {
-                    // The signal pipe woke it with nothing to say: read the data, go on.
+                    // Data with the time limit: read it, and end.
                     d.wakeups += 1
                     refill(s, from: buffer, into: &raw, &d)
-                    if d.failed { break }
+                    if d.failed || timedOut { break }
                     continue
                 }
-                // Anything else (or nothing: a spurious return) ends it.
+                // Anything else (or nothing: the time limit, a spurious return) ends it.
                 if wake == CaptureMachine.Wake() { d.wakeups += 1 } else { d.interruption = wake }
                 break
             }
@@ -642,14 +632,14 @@ public final class IIOCapture {
         return d
     }
 
-    /// A collection's common wake-ups (``MotionSystem/PollSet/waitWhile(onlyReadable:timeoutMilliseconds:_:)``
-    /// on ``collectPoll``): while only `s`'s buffer wakes the process, one non-blocking refill per
-    /// wake-up whose scan bytes are copied into `s.staging`, up to `upTo` scans or the monotonic
-    /// time `until`; then the staged scans decoded into `raw` in one pass. No decode, array growth or reference counting per wake-up: a one-scan
+    /// A collection's common wake-ups (``MotionSystem/PollSet/waitWhile(onlyReadable:_:)``): while
+    /// only `s`'s buffer wakes the process, one non-blocking refill per wake-up whose scan bytes
+    /// are copied into `s.staging`, up to `upTo` scans; then the staged scans decoded into `raw`
+    /// in one pass. No decode, array growth or reference counting per wake-up: a one-scan
     /// refill's path is `poll`, libiio's refill and a copy (kernel test 58).
     /// - Returns: the ready count of the wake-up that ended the run (its events in `bufferPoll`),
-    ///   (0: `until` passed), or nil when the count was reached or a refill failed (`d.failure`).
-    private func stage<B: CaptureBuffer>(_ s: Stream, from buffer: B, upTo: Int, until: Int64, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) -> Int? {
+    ///   or nil when the count was reached, a refill failed (`d.failure`) or brought no scan.
+    private func stage<B: CaptureBuffer>(_ s: Stream, from buffer: B, upTo: Int, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) -> Int? {
         let step = s.decoder.layout.scanBytes
         precondition(buffer.capacity == 1 && step > 0 && upTo > 0, "staging is for one-scan refills")
         if s.staging.count < upTo * step { s.staging = [UInt8](repeating: 0, count: upTo * step) }
@@ -657,11 +647,7 @@ public final class IIOCapture {
         var failure: SystemError?
         let (wakeups, ended) = s.staging.withUnsafeMutableBytes { bytes in
             let base = bytes.baseAddress!
-            // Each wait's timeout: what is left until `until`, rounded up to the millisecond.
-            return collectPoll.waitWhile(onlyReadable: s.pollIndex, timeoutMilliseconds: {
-                let left = until - self.clock()
-                return left <= 0 ? 0 : Int32(clamping: (left + 999_999) / 1_000_000)
-            }) {
+            return bufferPoll.waitWhile(onlyReadable: s.pollIndex) {
                 refills += 1
                 let got: Int?
                 do throws(SystemError) { got = try buffer.refillAvailable() } catch {
