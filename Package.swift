@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "MotionEmulatorTests", dependencies: ["MotionEmulator", "MotionSystem", "MotionCore", "CUHID"]),
         .testTarget(name: "MotionCLITests", dependencies: ["MotionCLI", "MotionCore", "MotionTestSupport"]),
         .testTarget(name: "WakeCostTests", dependencies: ["WakeCost", "MotionCore", "MotionTestSupport"]),
-        .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem"]),
+        .testTarget(name: "MotionIIOTests", dependencies: ["MotionIIO", "MotionCore", "MotionSystem", "MotionTestSupport"]),
         .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionMQTT", "MotionSession", "MotionCore", "MotionSystem", "MotionTestSupport"]),
         .testTarget(name: "MotionSessionTests", dependencies: ["MotionSession", "MotionAnalysis", "MotionCore", "MotionIIO", "MotionSystem", "WakeCost", "MotionTestSupport"]),
         .testTarget(name: "MotionFuzzTargetsTests", dependencies: ["MotionFuzzTargets", "MotionCore", "MotionTestSupport"]),

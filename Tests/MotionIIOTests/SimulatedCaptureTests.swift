@@ -1,10 +1,13 @@
 import MotionCore
 import MotionSystem
+import MotionTestSupport
 import Testing
 @testable import MotionIIO
 
 /// ``IIOCapture`` over a ``SimulatedDevice`` (the seam `capture benchmark` measures the whole
 /// per-wake-up path through): the real driver, a pipe for the buffer, the device's own clock.
+/// Each capture holds ``MotionTestSupport/SignalPipeTestLock``: it takes what the process's signal
+/// pipe holds, which a signal test running at the same time expects to find there.
 @Suite("Simulated capture", .serialized)
 struct SimulatedCaptureTests {
     /// Keeps every batch.
@@ -32,7 +35,7 @@ struct SimulatedCaptureTests {
             let capture = IIOCapture(simulating: device, options: CaptureOptions(rate: 100, batching: .samples(1), sampleLimit: 1_010))
             var sink = Collector()
             sink.join = join
-            let stats = try capture.run(into: &sink)
+            let stats = try SignalPipeTestLock.withLock { try capture.run(into: &sink) }
             // Times from the device's first scan (each device starts at the real clock).
             let samples = sink.batches.flatMap(\.samples).map { s in
                 Sample(timestamp: s.timestamp - device.start, accel: s.accel, gyro: s.gyro)
@@ -56,7 +59,7 @@ struct SimulatedCaptureTests {
         let samples = 5 * batch
         let capture = IIOCapture(simulating: device, options: CaptureOptions(rate: 100, batching: .samples(batch), sampleLimit: samples))
         var sink = Collector()
-        let stats = try capture.run(into: &sink)
+        let stats = try SignalPipeTestLock.withLock { try capture.run(into: &sink) }
         let delivered = sink.batches.flatMap(\.samples)
         #expect(stats.stopReason == .sampleCount && stats.samples == samples && delivered.count == samples)
         #expect(stats.batches == 5 && sink.batches.allSatisfy { $0.count == batch })
@@ -92,7 +95,7 @@ struct SimulatedCaptureTests {
         #expect(fallback, "an unreadable scale falls back to the format's (1)")
         let capture = IIOCapture(simulating: device, options: CaptureOptions(rate: 100, batching: .samples(100), sampleLimit: 500))
         var sink = Collector()
-        let stats = try capture.run(into: &sink)
+        let stats = try SignalPipeTestLock.withLock { try capture.run(into: &sink) }
         #expect(stats.devices.first?.scaleChanges == 0 && stats.samples == 500)
     }
 }

@@ -1,4 +1,5 @@
 import MotionSystem
+import MotionTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,6 +11,10 @@ import Glibc
 @Suite("Poll, timer, signal pipe", .serialized)
 struct SystemCallWrapperTests {
     @Test func aSignalMakesThePipeReadableAndIsTakenOnce() throws {
+        try SignalPipeTestLock.withLock { try signalIsTakenOnce() }
+    }
+
+    private func signalIsTakenOnce() throws {
         try SignalPipe.install([SIGUSR2])
         defer { SignalPipe.uninstall([SIGUSR2]) }
         _ = SignalPipe.take()
