@@ -26,9 +26,9 @@ enum CaptureCommand {
             arrives (activity classifier, then the step counter, which counts no steps in a
             vehicle); a hardware step counter (in_steps_input) and hardware activity recognition
             (in_activity_*_input), when present, are reported beside ours. Read one sample per
-            wake-up (--batch 1, or no batching, without a hardware FIFO) and with no recording,
-            --ndjson or --publish, the wake-ups' samples are handed on joined, up to 250 ms of
-            them per batch; every wake-up is still counted.
+            wake-up (--batch 1, or no batching) with no recording, --ndjson or --publish, the
+            wake-ups' samples are handed on joined, up to 250 ms of them per batch; every
+            wake-up is still counted.
             --range picks the full scale from in_accel_scale_available / in_anglvel_scale_available
             (e.g. --range 4g, --range 500dps); samples at full scale are counted as clipped.
             A capture into a recording (-o FILE or --output-dir DIR) runs until SIGINT/SIGTERM
