@@ -638,7 +638,8 @@ public final class IIOCapture {
     /// in one pass. No decode, array growth or reference counting per wake-up: a one-scan
     /// refill's path is `poll`, libiio's refill and a copy (kernel test 58).
     /// - Returns: the ready count of the wake-up that ended the run (its events in `bufferPoll`),
-    ///   or nil when the count was reached, a refill failed (`d.failure`) or brought no scan.
+    ///   or nil when the count was reached or a refill failed (`d.failure`); a refill that finds
+    ///   nothing (`EAGAIN`) waits again.
     private func stage<B: CaptureBuffer>(_ s: Stream, from buffer: B, upTo: Int, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) -> Int? {
         let step = s.decoder.layout.scanBytes
         precondition(buffer.capacity == 1 && step > 0 && upTo > 0, "staging is for one-scan refills")
