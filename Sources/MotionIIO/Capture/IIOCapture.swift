@@ -539,19 +539,27 @@ public final class IIOCapture {
             n = (try? quietPoll.wait(timeoutMilliseconds: check ? 0 : -1)) ?? 0
         }
         guard n > 0 else { return .woke(wake) }
-        let set = withBuffers ? bufferPoll : quietPoll
-        let sig = withBuffers ? bufferPollSignal : quietPollSignal
-        let tim = withBuffers ? bufferPollTimer : quietPollTimer
-        if !set.returned(sig).isEmpty { controls(SignalPipe.take(), into: &wake) }
-        if tim >= 0, !set.returned(tim).isEmpty { _ = timer?.acknowledge() }
-        if withBuffers {
+        if withBuffers { return .woke(woken(from: bufferPoll, signal: bufferPollSignal, timer: bufferPollTimer).wake) }
+        wake = woken(from: quietPoll, signal: quietPollSignal, timer: quietPollTimer, buffers: false).wake
+        return .woke(wake)
+    }
+
+    /// What the last wait on `set` returned, as the machine's ``CaptureMachine/Wake``: the
+    /// controls taken from the signal pipe, the timer acknowledged (`timerFired`), and with
+    /// `buffers` each stream's buffer readable or errored.
+    private func woken(from set: PollSet, signal: Int, timer tim: Int, buffers: Bool = true) -> (wake: CaptureMachine.Wake, timerFired: Bool) {
+        var wake = CaptureMachine.Wake()
+        var fired = false
+        if !set.returned(signal).isEmpty { controls(SignalPipe.take(), into: &wake) }
+        if tim >= 0, !set.returned(tim).isEmpty { _ = timer?.acknowledge(); fired = true }
+        if buffers {
             for (i, s) in streams.enumerated() where s.pollIndex >= 0 {
                 let r = set.returned(s.pollIndex)
                 if r.contains(.readable) { wake.readable.insert(.stream(i)) }
                 else if !r.isEmpty { wake.errored.insert(.stream(i)) }
             }
         }
-        return .woke(wake)
+        return (wake, fired)
     }
 
     private func awaitDevice(_ until: Int64?) -> CaptureMachine.Event {
@@ -606,15 +614,7 @@ public final class IIOCapture {
                 if d.failed { break }
                 guard let n = ended else { continue }
                 guard n > 0 else { d.wakeups += 1; break }
-                var wake = CaptureMachine.Wake()
-                var timedOut = false
-                if !bufferPoll.returned(bufferPollSignal).isEmpty { controls(SignalPipe.take(), into: &wake) }
-                if bufferPollTimer >= 0, !bufferPoll.returned(bufferPollTimer).isEmpty { _ = timer?.acknowledge(); timedOut = true }
-                for (k, other) in streams.enumerated() where other.pollIndex >= 0 {
-                    let r = bufferPoll.returned(other.pollIndex)
-                    if r.contains(.readable) { wake.readable.insert(.stream(k)) }
-                    else if !r.isEmpty { wake.errored.insert(.stream(k)) }
-                }
+                let (wake, timedOut) = woken(from: bufferPoll, signal: bufferPollSignal, timer: bufferPollTimer)
                 if wake == CaptureMachine.Wake(readable: .stream(i)) {
                     // Data with the time limit: read it, and end.
                     d.wakeups += 1
