@@ -10,11 +10,14 @@ import Synchronization
 private let signalPipeWriteFD = Atomic<Int32>(-1)
 /// Read end of the signal pipe (-1 before ``SignalPipe/install(_:)``).
 private let signalPipeReadFD = Atomic<Int32>(-1)
+/// Signals the handler has taken (see ``SignalPipe/received``).
+private let signalsReceived = Atomic<UInt64>(0)
 
 /// Signals turned into bytes on a pipe (the self-pipe pattern), so that a wait in `poll` sees
 /// them as a readable descriptor beside the buffers and timers: a SIGINT arriving just before
 /// `poll` is not lost until the next wake-up, whatever the batch latency. The handler only
-/// writes the signal number (async-signal-safe); handlers are installed with `SA_RESTART`, so
+/// writes the signal number, counts it and ends an ``InterruptibleRead`` run in progress
+/// (async-signal-safe calls only); handlers are installed with `SA_RESTART`, so
 /// blocking calls elsewhere (libiio's reads) are not broken by them. Works from any thread,
 /// unlike `signalfd`, which needs the signals blocked in every thread. Process-wide.
 /// The one place `sigaction(2)` is called for these signals.
@@ -34,6 +37,8 @@ public enum SignalPipe {
                 let saved = errno
                 let w = signalPipeWriteFD.load(ordering: .relaxed)
                 if w >= 0 { var b = UInt8(truncatingIfNeeded: sig); _ = write(w, &b, 1) }
+                signalsReceived.add(1, ordering: .releasing)
+                InterruptibleRead.interrupt(fromHandler: true)
                 errno = saved
             }
             sigemptyset(&action.sa_mask)
@@ -57,6 +62,11 @@ public enum SignalPipe {
             sigaction(s, &action, nil)
         }
     }
+
+    /// How many of these signals the handler has taken since the process started: a cheap look
+    /// (no system call) at whether one came since an earlier reading. The handler also ends an
+    /// ``InterruptibleRead`` run in progress.
+    public static var received: UInt64 { signalsReceived.load(ordering: .acquiring) }
 
     /// The descriptor to poll (readable when a signal arrived), or -1 before ``install(_:)``.
     public static var descriptor: Int32 { signalPipeReadFD.load(ordering: .acquiring) }

@@ -40,6 +40,9 @@ public final class IIOCapture {
         /// `(channel, attribute, text)` of scales changed by `--range`, to put back.
         var originalScales: [(IIOChannel, String)] = []
         var pollIndex = -1
+        /// The buffer's descriptor for a collection's blocking reads (``IIOCapture/readRun``): a
+        /// local libiio buffer's, whose refill is this `read(2)`; -1 otherwise.
+        var readFD: Int32 = -1
         /// The decoder's scale and offset files, re-read once a second (``ScaleWatch``).
         @exclusivity(unchecked) var scaleWatch: ScaleWatch?
         /// The samples array handed to the machine by the last drain: reused (no allocation per
@@ -58,6 +61,11 @@ public final class IIOCapture {
     // Waited on once per sample at batch 1, only from `run`'s thread and never re-entrantly:
     // no dynamic exclusivity check (a runtime call per wait) is needed.
     @exclusivity(unchecked) private var bufferPoll = PollSet()
+    /// ``MotionSystem/SignalPipe/received`` when the signal pipe was last emptied: a signal
+    /// counted since then ends a collection's blocking reads before they start (``readRun``).
+    @exclusivity(unchecked) private var signalsSeen: UInt64 = 0
+    /// The thread that runs the capture, ready for blocking reads (``readRun``; made on first use).
+    private var reader: InterruptibleRead.Reader?
     @exclusivity(unchecked) private var quietPoll = PollSet()
     private var bufferPollSignal = -1, bufferPollTimer = -1, quietPollSignal = -1, quietPollTimer = -1
     @exclusivity(unchecked) private var watcher: DescriptorWatcher?
@@ -128,6 +136,7 @@ public final class IIOCapture {
     /// - Returns: statistics, with ``CaptureStatistics/stopReason``.
     /// - Throws: ``CaptureFailure`` when it cannot start (after releasing everything).
     public func run<S: CaptureSink>(into sink: inout S) throws(CaptureFailure) -> CaptureStatistics {
+        reader = nil  // made again on this thread when a collection first reads
         var settings = CaptureMachine.Settings(duration: options.duration, sampleLimit: options.sampleLimit)
         settings.repairTimestamps = options.repairTimestamps
         settings.timedWait = options.timedWait
@@ -177,7 +186,7 @@ public final class IIOCapture {
                     event = .deliveryFailed(.recording(stage: .write, detail: "\(error)"))
                 }
             case .pauseStreaming:
-                for s in streams { s.buffer?.destroy(); s.buffer = nil; s.simulated?.destroy(); s.simulated = nil }
+                for s in streams { s.buffer?.destroy(); s.buffer = nil; s.readFD = -1; s.simulated?.destroy(); s.simulated = nil }
                 event = .paused
             case .resumeStreaming: event = createBuffers()
             case .awaitDevice(let until): event = awaitDevice(until)
@@ -488,7 +497,9 @@ public final class IIOCapture {
                         try s.device.writeBufferAttribute("enable", "1")
                     }
                     try buffer.setBlocking(false)
-                    s.pollIndex = bufferPoll.add(try buffer.pollDescriptor())
+                    let fd = try buffer.pollDescriptor()
+                    s.pollIndex = bufferPoll.add(fd)
+                    s.readFD = context.isLocal ? fd : -1
                 }
                 s.report.watermark = AttributeText.int(try? s.device.readBufferAttribute("watermark"))
                 if buffer.step != s.decoder.layout.scanBytes {
@@ -550,7 +561,7 @@ public final class IIOCapture {
     private func woken(from set: PollSet, signal: Int, timer tim: Int, buffers: Bool = true) -> (wake: CaptureMachine.Wake, timerFired: Bool) {
         var wake = CaptureMachine.Wake()
         var fired = false
-        if !set.returned(signal).isEmpty { controls(SignalPipe.take(), into: &wake) }
+        if !set.returned(signal).isEmpty { signalsSeen = SignalPipe.received; controls(SignalPipe.take(), into: &wake) }
         if tim >= 0, !set.returned(tim).isEmpty { _ = timer?.acknowledge(); fired = true }
         if buffers {
             for (i, s) in streams.enumerated() where s.pollIndex >= 0 {
@@ -566,7 +577,7 @@ public final class IIOCapture {
         var wake = CaptureMachine.Wake()
         try? timer?.arm(at: until)
         guard (try? quietPoll.wait()) ?? 0 > 0 else { return .woke(wake) }
-        if !quietPoll.returned(quietPollSignal).isEmpty { controls(SignalPipe.take(), into: &wake) }
+        if !quietPoll.returned(quietPollSignal).isEmpty { signalsSeen = SignalPipe.received; controls(SignalPipe.take(), into: &wake) }
         if quietPollTimer >= 0, !quietPoll.returned(quietPollTimer).isEmpty { _ = timer?.acknowledge() }
         return .woke(wake)
     }
@@ -610,7 +621,7 @@ public final class IIOCapture {
             while raw.count < c.upTo {
                 // The common wake-ups (only this buffer readable): each scan's bytes copied aside,
                 // all decoded at once when another wake-up or the count ends the run.
-                let ended = stage(s, from: buffer, upTo: c.upTo - raw.count, into: &raw, &d)
+                let ended = stage(s, from: buffer, upTo: c.upTo - raw.count, until: c.until, into: &raw, &d)
                 if d.failed { break }
                 guard let n = ended else { continue }
                 guard n > 0 else { d.wakeups += 1; break }
@@ -632,18 +643,20 @@ public final class IIOCapture {
         return d
     }
 
-    /// A collection's common wake-ups (``MotionSystem/PollSet/waitWhile(onlyReadable:_:)``): while
-    /// only `s`'s buffer wakes the process, one non-blocking refill per wake-up whose scan bytes
-    /// are copied into `s.staging`, up to `upTo` scans; then the staged scans decoded into `raw`
-    /// in one pass. No decode, array growth or reference counting per wake-up: a one-scan
-    /// refill's path is `poll`, libiio's refill and a copy (kernel test 58).
+    /// A collection's common wake-ups: with a descriptor to read (``readRun``), blocking reads;
+    /// otherwise (``MotionSystem/PollSet/waitWhile(onlyReadable:_:)``) while only `s`'s buffer
+    /// wakes the process, one non-blocking refill per wake-up whose scan bytes are copied into
+    /// `s.staging`, up to `upTo` scans. Then the staged scans are decoded into `raw` in one pass.
+    /// No decode, array growth or reference counting per wake-up: a one-scan refill's path is
+    /// `poll`, libiio's refill and a copy.
     /// - Returns: the ready count of the wake-up that ended the run (its events in `bufferPoll`),
     ///   or nil when the count was reached or a refill failed (`d.failure`); a refill that finds
     ///   nothing (`EAGAIN`) waits again.
-    private func stage<B: CaptureBuffer>(_ s: Stream, from buffer: B, upTo: Int, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) -> Int? {
+    private func stage<B: CaptureBuffer>(_ s: Stream, from buffer: B, upTo: Int, until: Int64, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) -> Int? {
         let step = s.decoder.layout.scanBytes
         precondition(buffer.capacity == 1 && step > 0 && upTo > 0, "staging is for one-scan refills")
         if s.staging.count < upTo * step { s.staging = [UInt8](repeating: 0, count: upTo * step) }
+        if s.readFD >= 0, let run = readRun(s, upTo: upTo, until: until, into: &raw, &d) { return run }
         var scans = 0, refills = 0
         var failure: SystemError?
         let (wakeups, ended) = s.staging.withUnsafeMutableBytes { bytes in
@@ -665,12 +678,67 @@ public final class IIOCapture {
         d.refills += refills
         d.readsWithData += scans
         if let failure { d.failure = failure }
-        if scans > 0 {
-            var clipped = 0
-            s.staging.withUnsafeBytes { _ = s.decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<(scans * step)]), into: &raw, clipped: &clipped) }
-            d.clippedSamples += clipped
-        }
+        decodeStaged(s, scans: scans, into: &raw, &d)
         return ended
+    }
+
+    /// A collection's wake-ups as blocking `read(2)` calls on the buffer's descriptor
+    /// (``MotionSystem/InterruptibleRead``): one system call per sample instead of `poll` and a
+    /// refill (kernel test 58). The reads go straight into `s.staging` (what libiio's refill of a
+    /// local buffer does: a `read` of whole scans); a signal or the deadline `until` makes the
+    /// descriptor non-blocking again and ends the run, and one `poll` that does not block then
+    /// says what woke the process, as the `poll` of a waiting collection would have.
+    /// - Returns: nil when no run could start (another one in the process; the caller polls),
+    ///   else ``stage``'s result.
+    private func readRun(_ s: Stream, upTo: Int, until: Int64, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) -> Int?? {
+        let step = s.decoder.layout.scanBytes, fd = s.readFD
+        if reader == nil { reader = InterruptibleRead.Reader() }
+        guard let reader, InterruptibleRead.begin(fd, on: reader, until: until, signalsBefore: signalsSeen) else { return nil }
+        var scans = 0, reads = 0, returns = 0
+        var failure: SystemError?
+        s.staging.withUnsafeMutableBytes { bytes in
+            let base = bytes.baseAddress!
+            while scans < upTo {
+                let n = Glibc.read(fd, base.advanced(by: scans * step), (upTo - scans) * step)
+                reads += 1
+                if n > 0 {
+                    returns += 1
+                    scans += n / step  // the kernel hands out whole scans
+                    if InterruptibleRead.interrupted { break }
+                    continue
+                }
+                if n == 0 { break }
+                let e = Errno.current
+                if e == .interrupted, !InterruptibleRead.interrupted { continue }
+                if e != .wouldBlock && e != .interrupted { failure = SystemError(e, call: "read", subject: s.device.id) }
+                break
+            }
+        }
+        InterruptibleRead.end()
+        d.wakeups += returns
+        d.refills += reads
+        d.readsWithData += returns
+        decodeStaged(s, scans: scans, into: &raw, &d)
+        if let failure {
+            d.failure = failure
+            return .some(nil)
+        }
+        if scans >= upTo { return .some(nil) }
+        // Ended by a signal or the deadline (or a spurious look): what is ready now. A pipe found
+        // empty means every signal counted before this look was taken already.
+        let counted = SignalPipe.received
+        let ready = (try? bufferPoll.wait(timeoutMilliseconds: 0)) ?? 0
+        if bufferPoll.returned(bufferPollSignal).isEmpty { signalsSeen = counted }
+        return .some(ready)
+    }
+
+    /// Decodes the first `scans` scans of `s.staging` into `raw` (the clipped count into `d`).
+    private func decodeStaged(_ s: Stream, scans: Int, into raw: inout [Sample], _ d: inout CaptureMachine.Drain) {
+        guard scans > 0 else { return }
+        let step = s.decoder.layout.scanBytes
+        var clipped = 0
+        s.staging.withUnsafeBytes { _ = s.decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<(scans * step)]), into: &raw, clipped: &clipped) }
+        d.clippedSamples += clipped
     }
 
     /// The refills of one drain of `s` from `buffer`: decoded samples appended to `raw`, the
@@ -738,6 +806,7 @@ public final class IIOCapture {
         for s in streams {
             s.buffer?.destroy()
             s.buffer = nil
+            s.readFD = -1
             s.simulated?.destroy()
             s.simulated = nil
             if let original = s.originalHWFIFOTimeout {

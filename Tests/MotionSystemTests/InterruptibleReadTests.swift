@@ -1,0 +1,94 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionTestSupport
+import Synchronization
+@testable import MotionSystem
+
+/// A run of blocking reads (the per-sample capture's wait without `poll`) on a real pipe: data
+/// ends a read, and the deadline and a signal end the run, whenever they come, leaving the
+/// descriptor non-blocking as it was.
+/// Set by the thread that sent the signal.
+private final class Sent: Sendable { let done = Mutex(false) }
+
+@Suite("Interruptible blocking reads", .serialized, .timeLimit(.minutes(1)))
+struct InterruptibleReadTests {
+    /// One `read` of up to 64 bytes: the count, or -errno.
+    private func readOnce(_ fd: Int32) -> Int {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return n >= 0 ? n : -Int(errno)
+    }
+
+    private func isNonBlocking(_ fd: Int32) -> Bool { fcntl(fd, F_GETFL) & O_NONBLOCK != 0 }
+
+    @Test func dataEndsAReadAndTheDeadlineEndsTheRun() throws {
+        let pipe = try PipePair()
+        #expect(isNonBlocking(pipe.readEnd))
+        let start = MonotonicClock.nanoseconds()
+        #expect(InterruptibleRead.begin(pipe.readEnd, on: InterruptibleRead.Reader(), until: start + 200_000_000, signalsBefore: SignalPipe.received))
+        #expect(!isNonBlocking(pipe.readEnd) && !InterruptibleRead.interrupted)
+        var three: [UInt8] = [1, 2, 3]
+        #expect(write(pipe.writeEnd, &three, 3) == 3)
+        #expect(readOnce(pipe.readEnd) == 3)
+        #expect(!InterruptibleRead.interrupted)
+        // Nothing more: the read sleeps until the deadline, then says EAGAIN.
+        #expect(readOnce(pipe.readEnd) == -Int(EAGAIN))
+        let elapsed = MonotonicClock.nanoseconds() - start
+        #expect(InterruptibleRead.interrupted)
+        #expect(elapsed >= 200_000_000 && elapsed < 5_000_000_000)
+        InterruptibleRead.end()
+        #expect(isNonBlocking(pipe.readEnd))
+    }
+
+    @Test func aSignalFromAnotherThreadEndsASleepingRead() throws {
+        try SignalPipeTestLock.withLock {
+            try SignalPipe.install([SIGUSR2])
+            defer { SignalPipe.uninstall([SIGUSR2]) }
+            _ = SignalPipe.take()
+            let pipe = try PipePair()
+            let start = MonotonicClock.nanoseconds()
+            #expect(InterruptibleRead.begin(pipe.readEnd, on: InterruptibleRead.Reader(), until: start + 20_000_000_000, signalsBefore: SignalPipe.received))
+            // Sent to the process (as kill(1) does) 100 ms into the read: whichever thread takes
+            // it, the read returns.
+            let sent = Sent()
+            #expect(WorkerThread.start {
+                _ = MonotonicClock.sleep(until: start + 100_000_000)
+                SignalPipe.raise(SIGUSR2)
+                sent.done.withLock { $0 = true }
+            })
+            #expect(readOnce(pipe.readEnd) == -Int(EAGAIN))
+            let elapsed = MonotonicClock.nanoseconds() - start
+            InterruptibleRead.end()
+            while !sent.done.withLock({ $0 }) { _ = MonotonicClock.sleep(until: MonotonicClock.nanoseconds() + 1_000_000) }
+            #expect(InterruptibleRead.interrupted)
+            #expect(elapsed >= 100_000_000 && elapsed < 5_000_000_000)
+            #expect(isNonBlocking(pipe.readEnd))
+            #expect(SignalPipe.take() == [SIGUSR2])
+        }
+    }
+
+    @Test func aSignalCountedBeforeTheRunEndsItAtOnce() throws {
+        let pipe = try PipePair()
+        let start = MonotonicClock.nanoseconds()
+        // The caller last emptied the pipe before a signal it has not seen (the count moved on).
+        #expect(InterruptibleRead.begin(pipe.readEnd, on: InterruptibleRead.Reader(), until: start + 20_000_000_000, signalsBefore: SignalPipe.received &- 1))
+        #expect(InterruptibleRead.interrupted)
+        #expect(readOnce(pipe.readEnd) == -Int(EAGAIN))
+        InterruptibleRead.end()
+        #expect(MonotonicClock.nanoseconds() - start < 5_000_000_000)
+    }
+
+    @Test func oneRunAtATimeInTheProcess() throws {
+        let a = try PipePair(), b = try PipePair()
+        let until = MonotonicClock.nanoseconds() + 20_000_000_000
+        #expect(InterruptibleRead.begin(a.readEnd, on: InterruptibleRead.Reader(), until: until, signalsBefore: SignalPipe.received))
+        #expect(!InterruptibleRead.begin(b.readEnd, on: InterruptibleRead.Reader(), until: until, signalsBefore: SignalPipe.received))
+        #expect(isNonBlocking(b.readEnd))
+        InterruptibleRead.end()
+        #expect(InterruptibleRead.begin(b.readEnd, on: InterruptibleRead.Reader(), until: until, signalsBefore: SignalPipe.received))
+        InterruptibleRead.end()
+        #expect(isNonBlocking(a.readEnd) && isNonBlocking(b.readEnd))
+    }
+}
