@@ -8,7 +8,8 @@ import Synchronization
 
 /// A run of blocking reads (the per-sample capture's wait without `poll`) on a real pipe: data
 /// ends a read, and the deadline and a signal end the run, whenever they come, leaving the
-/// descriptor non-blocking as it was.
+/// descriptor non-blocking as it was. Every test holds ``MotionTestSupport/SignalPipeTestLock``:
+/// a signal another suite raises would end a run early (the handler ends any run in progress).
 /// Set by the thread that sent the signal.
 private final class Sent: Sendable { let done = Mutex(false) }
 
@@ -24,6 +25,10 @@ struct InterruptibleReadTests {
     private func isNonBlocking(_ fd: Int32) -> Bool { fcntl(fd, F_GETFL) & O_NONBLOCK != 0 }
 
     @Test func dataEndsAReadAndTheDeadlineEndsTheRun() throws {
+        try SignalPipeTestLock.withLock { try deadlineEndsTheRun() }
+    }
+
+    private func deadlineEndsTheRun() throws {
         let pipe = try PipePair()
         #expect(isNonBlocking(pipe.readEnd))
         let start = MonotonicClock.nanoseconds()
@@ -70,6 +75,10 @@ struct InterruptibleReadTests {
     }
 
     @Test func aSignalCountedBeforeTheRunEndsItAtOnce() throws {
+        try SignalPipeTestLock.withLock { try signalBeforeTheRun() }
+    }
+
+    private func signalBeforeTheRun() throws {
         let pipe = try PipePair()
         let start = MonotonicClock.nanoseconds()
         // The caller last emptied the pipe before a signal it has not seen (the count moved on).
@@ -81,6 +90,10 @@ struct InterruptibleReadTests {
     }
 
     @Test func oneRunAtATimeInTheProcess() throws {
+        try SignalPipeTestLock.withLock { try oneRunAtATime() }
+    }
+
+    private func oneRunAtATime() throws {
         let a = try PipePair(), b = try PipePair()
         let until = MonotonicClock.nanoseconds() + 20_000_000_000
         #expect(InterruptibleRead.begin(a.readEnd, on: InterruptibleRead.Reader(), until: until, signalsBefore: SignalPipe.received))
