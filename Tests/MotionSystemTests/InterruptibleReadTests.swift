@@ -13,6 +13,33 @@ import Synchronization
 /// Set by the thread that sent the signal.
 private final class Sent: Sendable { let done = Mutex(false) }
 
+/// Ends a read the code under test failed to end: 5 s after its start it writes one byte into
+/// the pipe, so that the read returns 1 (a failed expectation) instead of hanging the test run.
+private final class Watchdog: Sendable {
+    private let state = Mutex((cancelled: false, finished: false))
+
+    init(writing fd: Int32, at deadline: Int64) {
+        let started = WorkerThread.start { [self] in
+            while !state.withLock({ $0.cancelled }) {
+                if MonotonicClock.nanoseconds() >= deadline {
+                    var byte: UInt8 = 0
+                    _ = write(fd, &byte, 1)
+                    break
+                }
+                _ = MonotonicClock.sleep(until: MonotonicClock.nanoseconds() + 10_000_000)
+            }
+            state.withLock { $0.finished = true }
+        }
+        if !started { state.withLock { $0.finished = true } }
+    }
+
+    /// Stops it and waits until its thread is done (before the pipe is closed).
+    func stop() {
+        state.withLock { $0.cancelled = true }
+        while !state.withLock({ $0.finished }) { _ = MonotonicClock.sleep(until: MonotonicClock.nanoseconds() + 1_000_000) }
+    }
+}
+
 @Suite("Interruptible blocking reads", .serialized, .timeLimit(.minutes(1)))
 struct InterruptibleReadTests {
     /// One `read` of up to 64 bytes: the count, or -errno.
@@ -32,6 +59,8 @@ struct InterruptibleReadTests {
         let pipe = try PipePair()
         #expect(isNonBlocking(pipe.readEnd))
         let start = MonotonicClock.nanoseconds()
+        let watchdog = Watchdog(writing: pipe.writeEnd, at: start + 5_000_000_000)
+        defer { watchdog.stop() }
         #expect(InterruptibleRead.begin(pipe.readEnd, on: InterruptibleRead.Reader(), until: start + 200_000_000, signalsBefore: SignalPipe.received))
         #expect(!isNonBlocking(pipe.readEnd) && !InterruptibleRead.interrupted)
         var three: [UInt8] = [1, 2, 3]
@@ -54,6 +83,8 @@ struct InterruptibleReadTests {
             _ = SignalPipe.take()
             let pipe = try PipePair()
             let start = MonotonicClock.nanoseconds()
+            let watchdog = Watchdog(writing: pipe.writeEnd, at: start + 5_000_000_000)
+            defer { watchdog.stop() }
             #expect(InterruptibleRead.begin(pipe.readEnd, on: InterruptibleRead.Reader(), until: start + 20_000_000_000, signalsBefore: SignalPipe.received))
             // Sent to the process (as kill(1) does) 100 ms into the read: whichever thread takes
             // it, the read returns.
@@ -81,6 +112,8 @@ struct InterruptibleReadTests {
     private func signalBeforeTheRun() throws {
         let pipe = try PipePair()
         let start = MonotonicClock.nanoseconds()
+        let watchdog = Watchdog(writing: pipe.writeEnd, at: start + 5_000_000_000)
+        defer { watchdog.stop() }
         // The caller last emptied the pipe before a signal it has not seen (the count moved on).
         #expect(InterruptibleRead.begin(pipe.readEnd, on: InterruptibleRead.Reader(), until: start + 20_000_000_000, signalsBefore: SignalPipe.received &- 1))
         #expect(InterruptibleRead.interrupted)
