@@ -18,9 +18,11 @@ extension ActivityClassifierConfiguration {
             ("vehicleTilt", \.vehicleTilt),
             ("cyclingFloor", \.cyclingFloor),
             ("cyclingMotion", \.cyclingMotion),
+            ("walkingEntrySeconds", \.walkingEntrySeconds),
             ("evidenceDecay", \.evidenceDecay),
             ("maxBackdateSeconds", \.maxBackdateSeconds),
             ("boardingSeconds", \.boardingSeconds),
+            ("gaitLostSeconds", \.gaitLostSeconds),
         ]
     }
 

@@ -67,13 +67,23 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     /// station stop stays vehicle; hands move in a vehicle too).
     public var enterSeconds: [[Double]] = [
         //  still walking running cycling vehicle unknown     (to)
-        [     0,  1.2,      3,      15,     20,     30],  // from still
+        [     0,  0.8,      3,      15,     20,     30],  // from still
         [     3,    0,      3,      15,     40,      6],  // from walking
         [     3,    3,      0,      15,     40,      6],  // from running
         [    10,    4,      6,       0,     20,     15],  // from cycling
         [   300,    8,      8,      30,      0,    300],  // from vehicle
-        [     6,  1.2,      3,      15,     20,      0],  // from unknown
+        [     6,  0.8,      3,      15,     20,      0],  // from unknown
     ]
+    /// Evidence (s) needed to change from `still` or `unknown` to `walking`: the two entries of
+    /// ``enterSeconds`` that decide how soon a walk is announced (1.2 s: three clear windows;
+    /// 0.8 s, the default: two). A scalar, so that the cross-validation tunes it.
+    public var walkingEntrySeconds: Double {
+        get { enterSeconds[ActivityClass.still.index][ActivityClass.walking.index] }
+        set {
+            enterSeconds[ActivityClass.still.index][ActivityClass.walking.index] = newValue
+            enterSeconds[ActivityClass.unknown.index][ActivityClass.walking.index] = newValue
+        }
+    }
     /// Minimum time (s) in a class before it may change (from ``ActivitySegment/start``).
     public var minimumHoldSeconds: [Double] = [3, 3, 3, 10, 20, 0]
     /// Seconds of evidence taken away from every other class per second of a window (leaky
@@ -82,6 +92,11 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     /// Longest back-dating of a new segment (s) before its announcement: bounds how long a step's
     /// vehicle decision may stay open (the step counter's extra hold).
     public var maxBackdateSeconds = 60.0
+
+    /// Gait lost (s): walking or running ends when no window has shown gait for this long and no
+    /// other class has its evidence yet; the time from the first window without gait on is then
+    /// `unknown` (a walking segment is not held by windows that are none of the classes).
+    public var gaitLostSeconds = 20.0
 
     /// Boarding time (s): the shortest time from the end of a window that showed gait to the start
     /// of a vehicle segment (opening a door and sitting down take longer). Steps in that time are
@@ -95,6 +110,8 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     public static let windowPoints = 100
     /// Hop between windows in grid points (0.4 s at 25 Hz).
     public static let hopPoints = 10
+    /// Hop between windows in seconds (0.4 s): the least evidence a window can add.
+    static let hopSeconds = Double(hopPoints) * Double(gridPeriod) / 1e9
     /// Grid period (ns): 40 ms, 25 Hz, as the step counter's.
     public static let gridPeriod: Int64 = 40_000_000
 
@@ -134,8 +151,8 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
         for i in 0..<n {
             for j in 0..<n where i != j {
                 let v = enterSeconds[i][j]
-                guard v.isFinite && v >= 1 && v <= 3600 else {
-                    throw .invalidConfiguration("enterSeconds from \(ActivityClass(index: i)) to \(ActivityClass(index: j)) must be within 1...3600 s, got \(v)")
+                guard v.isFinite && v >= Self.hopSeconds - 1e-9 && v <= 3600 else {
+                    throw .invalidConfiguration("enterSeconds from \(ActivityClass(index: i)) to \(ActivityClass(index: j)) must be within 0.4...3600 s (one window's hop at least), got \(v)")
                 }
             }
         }
@@ -147,6 +164,9 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
         }
         guard boardingSeconds.isFinite && boardingSeconds >= 0 && boardingSeconds <= 600 else {
             throw .invalidConfiguration("boardingSeconds must be within 0...600 s, got \(boardingSeconds)")
+        }
+        guard gaitLostSeconds.isFinite && gaitLostSeconds >= 1 && gaitLostSeconds <= 600 else {
+            throw .invalidConfiguration("gaitLostSeconds must be within 1...600 s, got \(gaitLostSeconds)")
         }
         guard maxBackdateSeconds.isFinite && maxBackdateSeconds >= 1 && maxBackdateSeconds <= 3600 else {
             throw .invalidConfiguration("maxBackdateSeconds must be within 1...3600 s, got \(maxBackdateSeconds)")

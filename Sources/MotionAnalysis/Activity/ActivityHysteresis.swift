@@ -41,6 +41,11 @@ struct ActivityHysteresis: Sendable {
     /// segment begins before it.
     private var vehicleNotBefore = Int64.min
     private let boarding: Int64
+    /// The end of the last window that favoured gait (ns), and the centre of the first window
+    /// after it that did not (nil while gait goes on).
+    private var lastGaitEnd = Int64.min
+    private var gaitEndedAt: Int64?
+    private let gaitLost: Int64
     /// Windows not older than the back-dating limit, oldest first.
     private var recent: [Window] = []
     private var recentHead = 0
@@ -50,6 +55,7 @@ struct ActivityHysteresis: Sendable {
         hop = Double(ActivityClassifierConfiguration.hopPoints) * Double(ActivityClassifierConfiguration.gridPeriod) / 1e9
         maxBackdate = Int64(configuration.maxBackdateSeconds * 1e9)
         boarding = Int64(configuration.boardingSeconds * 1e9)
+        gaitLost = Int64(configuration.gaitLostSeconds * 1e9)
     }
 
     /// The current class (after the end of the stream, the last one), nil before the first sample.
@@ -63,6 +69,8 @@ struct ActivityHysteresis: Sendable {
         open = Built(segment: ActivitySegment(start: t, end: t, label: .unknown, confidence: 0, announced: t), confidenceSum: 0, windows: 0)
         resetEvidence()
         vehicleNotBefore = Int64.min
+        lastGaitEnd = Int64.min
+        gaitEndedAt = nil
         recent.removeAll(keepingCapacity: true)
         recentHead = 0
     }
@@ -121,15 +129,37 @@ struct ActivityHysteresis: Sendable {
             evidence[ActivityClass.vehicle.index] = 0
             evidence[ActivityClass.cycling.index] = 0
             vehicleNotBefore = end + boarding
+            lastGaitEnd = end
+            gaitEndedAt = nil
+        } else if gaitEndedAt == nil {
+            gaitEndedAt = center
         }
-        let k = favoured.index
         let held = Double(end - o.segment.start) / 1e9
-        guard k != cur.index, evidence[k] >= configuration.enterSeconds[cur.index][k] - 1e-9,
-              held >= configuration.minimumHoldSeconds[cur.index] else {
+        guard held >= configuration.minimumHoldSeconds[cur.index] else {
             open = o
             return nil
         }
-        let back = Swift.max(runStart[k], end - maxBackdate, o.segment.start, favoured == .vehicle ? vehicleNotBefore : Int64.min)
+        let k = favoured.index
+        if k != cur.index, evidence[k] >= configuration.enterSeconds[cur.index][k] - 1e-9 {
+            let back = Swift.max(runStart[k], end - maxBackdate, o.segment.start, favoured == .vehicle ? vehicleNotBefore : Int64.min)
+            return change(o, to: favoured, back: back, end: end)
+        }
+        // Walking or running without a window of gait for `gaitLostSeconds`, and no other class
+        // with its evidence: the gait has ended; what follows is `unknown` until a class shows,
+        // from the centre of the first window without gait.
+        if cur == .walking || cur == .running, let ended = gaitEndedAt, lastGaitEnd != Int64.min, end - lastGaitEnd >= gaitLost {
+            return change(o, to: .unknown, back: Swift.max(ended, end - maxBackdate, o.segment.start), end: end)
+        }
+        open = o
+        return nil
+    }
+
+    /// Changes the open segment `o` (its evidence of the deciding window added) to `favoured`
+    /// from `back` on, decided by the window ending at `end`.
+    /// - Returns: `back`, the change's event time.
+    private mutating func change(_ o: Built, to favoured: ActivityClass, back: Int64, end: Int64) -> Int64 {
+        var o = o
+        let k = favoured.index, cur = o.segment.label
         // The windows centred at or after the change move to the new segment.
         var moved = 0.0, movedOld = 0.0, count = 0
         for w in recent[recentHead...] where w.center >= back {

@@ -1,0 +1,105 @@
+@testable import MotionAnalysis
+import Testing
+
+/// The hysteresis fed window evidence directly (no signal): how soon a walk is announced
+/// (``ActivityClassifierConfiguration/walkingEntrySeconds``) and how a walk ends when its gait
+/// stops and nothing else shows (``ActivityClassifierConfiguration/gaitLostSeconds``).
+struct ActivityHysteresisTests {
+    static let hop: Int64 = 400_000_000
+    static let second: Int64 = 1_000_000_000
+
+    /// Evidence whose memberships are `m` for `c` and 0 for the others but `unknown` (1 − m).
+    static func evidence(_ c: ActivityClass, _ m: Double = 1) -> ActivityEvidence {
+        let f = ActivityFeatures(gravity: 9.81, vertical: 0, horizontal: 0, motion: 0, floor: 0, tilt: 0,
+                                 periodicity: 0, periodSeconds: 0, rotation: nil)
+        var e = ActivityEvidence(f, ActivityClassifierConfiguration())
+        var mem = SIMD8<Double>()
+        mem[c.index] = m
+        if c != .unknown { mem[ActivityClass.unknown.index] = 1 - m }
+        e.memberships = mem
+        return e
+    }
+
+    /// Feeds windows ending at 4 s, 4.4 s, ... (centre 2 s before the end), one per class in
+    /// `classes`; returns the hysteresis and the window index of each change with its event time.
+    static func run(_ classes: [ActivityClass], configuration: ActivityClassifierConfiguration = ActivityClassifierConfiguration())
+        -> (ActivityHysteresis, [(window: Int, at: Int64)]) {
+        var h = ActivityHysteresis(configuration: configuration)
+        h.start(at: 0)
+        var changes: [(Int, Int64)] = []
+        for (i, c) in classes.enumerated() {
+            let end = 4 * second + Int64(i) * hop
+            h.extend(to: end)
+            if let at = h.observe(center: end - 2 * second, end: end, evidence(c)) { changes.append((i, at)) }
+        }
+        return (h, changes)
+    }
+
+    @Test(arguments: [(0.8, 1), (1.2, 2), (2.0, 4)])
+    func walkingIsAnnouncedAfterItsEntryEvidence(entry: Double, window: Int) throws {
+        var c = ActivityClassifierConfiguration()
+        c.walkingEntrySeconds = entry
+        #expect(c.enterSeconds[ActivityClass.still.index][ActivityClass.walking.index] == entry)
+        #expect(c.enterSeconds[ActivityClass.unknown.index][ActivityClass.walking.index] == entry)
+        let (h, changes) = Self.run(Array(repeating: .walking, count: 8), configuration: c)
+        // Each clear window adds one hop (0.4 s) of evidence.
+        #expect(changes.count == 1 && changes[0].window == window, "\(changes)")
+        #expect(h.current == .walking)
+    }
+
+    @Test func theDefaultAnnouncesAWalkOnItsSecondClearWindow() {
+        let (_, changes) = Self.run([.walking, .walking, .walking])
+        #expect(changes.map(\.window) == [1])
+    }
+
+    /// A walk followed by windows that are none of the classes (`unknown`, too few to change to
+    /// it) and by doubtful still windows (evidence that decays): without the gait-lost rule it would
+    /// stay `walking`; it ends `gaitLostSeconds` after the last gait window, back-dated to the
+    /// centre of the first window without gait.
+    @Test func aWalkWhoseGaitStopsEndsAsUnknown() throws {
+        var c = ActivityClassifierConfiguration()
+        c.gaitLostSeconds = 6
+        // Alternating unknown and still windows: neither gathers its evidence (still needs 3 s of
+        // evidence and loses 0.2 s per other window; unknown 6 s).
+        let mixed: [ActivityClass] = (0..<40).map { $0 % 2 == 0 ? .unknown : .still }
+        let walk = Array(repeating: ActivityClass.walking, count: 10)
+        let (h, changes) = Self.run(walk + mixed, configuration: c)
+        #expect(changes.count == 2, "\(changes)")
+        let lastGaitEnd = 4 * Self.second + 9 * Self.hop
+        let firstWithout = lastGaitEnd + Self.hop - 2 * Self.second
+        // Decided at the first window ending 6 s or more after the last gait window.
+        #expect(changes[1].window == 10 + 14 && changes[1].at == firstWithout, "\(changes)")
+        let segments = h.segments
+        #expect(segments.map(\.label) == [.unknown, .walking, .unknown], "\(segments)")
+        #expect(segments[2].start == firstWithout)
+    }
+
+    @Test func gaitWithinTheLimitKeepsTheWalk() {
+        var c = ActivityClassifierConfiguration()
+        c.gaitLostSeconds = 6
+        // A walking window every 4.8 s (12 windows) among the same mixed windows: the walk holds.
+        let pattern = (0..<36).map { $0 % 12 == 0 ? ActivityClass.walking : $0 % 2 == 1 ? .unknown : .still }
+        let (h, changes) = Self.run(Array(repeating: .walking, count: 4) + pattern, configuration: c)
+        #expect(changes.count == 1)
+        #expect(h.current == .walking)
+    }
+
+    @Test func anotherClassWithItsEvidenceWinsOverTheRule() {
+        // Clear still windows after a walk: still (3 s of evidence) comes first, as before.
+        let (h, changes) = Self.run(Array(repeating: .walking, count: 10) + Array(repeating: .still, count: 30))
+        #expect(changes.count == 2 && h.current == .still, "\(changes)")
+        #expect(changes[1].window == 10 + 7, "3 s of still evidence: the 8th still window")
+    }
+
+    @Test func theParametersAreRangeChecked() {
+        var c = ActivityClassifierConfiguration()
+        #expect(throws: ActivityClassifierError.self) { try c.set("gaitLostSeconds", to: 0.5) }
+        #expect(throws: ActivityClassifierError.self) { try c.set("gaitLostSeconds", to: .nan) }
+        #expect(throws: ActivityClassifierError.self) { try c.set("walkingEntrySeconds", to: 0.2) }
+        #expect(throws: ActivityClassifierError.self) { try c.set("walkingEntrySeconds", to: .infinity) }
+        #expect(throws: Never.self) { try c.set("walkingEntrySeconds", to: 0.4) }
+        #expect(c.walkingEntrySeconds == 0.4 && c.value(of: "walkingEntrySeconds") == 0.4)
+        #expect(throws: Never.self) { try c.set("gaitLostSeconds", to: 30) }
+        #expect(c.gaitLostSeconds == 30)
+    }
+}
