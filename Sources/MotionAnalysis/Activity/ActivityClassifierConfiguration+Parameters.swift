@@ -11,6 +11,7 @@ extension ActivityClassifierConfiguration {
             ("vehicleVibration", \.vehicleVibration),
             ("gaitPeriodicity", \.gaitPeriodicity),
             ("shortGaitVertical", \.shortGaitVertical),
+            ("gaitRotation", \.gaitRotation),
             ("walkingMinimum", \.walkingMinimum),
             ("runningAmplitude", \.runningAmplitude),
             ("vehicleFloor", \.vehicleFloor),

@@ -39,6 +39,11 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     /// acceleration's standard deviation over those 2.4 s is at least this (m/s²): the bounce of
     /// a few strides between a chair and a turn, above what a road gives a seated passenger.
     public var shortGaitVertical = 1.0
+    /// Short gait with a gyroscope: the rotation rate (rms over the window's last 2.4 s, rad/s)
+    /// at least this for its rotational rhythm to count as gait. An arm's or a thigh's swing
+    /// while walking turns the device at 1-3 rad/s; a person at rest, a seated passenger, well
+    /// below 0.5. 100 turns the rule off.
+    public var gaitRotation = 1.0
     /// Walking: vertical acceleration standard deviation at least this (m/s²).
     public var walkingMinimum = 0.6
     /// Running: vertical acceleration standard deviation at least this (m/s², about 0.7 g:
@@ -132,6 +137,7 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
         }
         try positive(walkingMinimum, "walkingMinimum")
         try positive(shortGaitVertical, "shortGaitVertical")
+        try positive(gaitRotation, "gaitRotation")
         try positive(runningAmplitude, "runningAmplitude")
         try positive(vehicleFloor, "vehicleFloor")
         try positive(vehicleMotion, "vehicleMotion")

@@ -6,6 +6,7 @@
 /// - still   = [calm motion (std of the smoothed |a|) low ∧ (rotation low, with a gyroscope)]: the device at rest
 ///             ∨ [not periodic ∧ calm motion ≤ restMotion ∧ vibration share < restVibration ∧ (rotation ≤ 2 × stillRotation)]: a person at rest
 /// - gait periodic = periodicity high ∨ (periodicity of the last 2.4 s high ∧ its vertical ≥ shortGaitVertical)
+///                   ∨ (with a gyroscope: rotational rhythm of the last 2.4 s high ∧ its rotation ≥ gaitRotation ∧ its vertical ≥ shortGaitVertical)
 /// - walking = gait periodic ∧ vertical ≥ walkingMinimum ∧ vertical < runningAmplitude
 /// - running = gait periodic ∧ vertical ≥ runningAmplitude
 /// - cycling = not periodic ∧ floor ≥ cyclingFloor ∧ motion < cyclingMotion
@@ -46,7 +47,13 @@ public struct ActivityEvidence: Sendable, Equatable {
         func below(_ x: Double, _ t: Double) -> Double { 1 - above(x, t) }
         func rhythm(_ p: Double) -> Double { Swift.min(1, Swift.max(0, 0.5 + (p - c.gaitPeriodicity) / 0.2)) }
         // Gait over the whole window, or over its last 2.4 s with a walker's bounce.
-        let periodic = Swift.max(rhythm(f.periodicity), shortGait ? Swift.min(rhythm(f.shortPeriodicity), above(f.shortVertical, c.shortGaitVertical)) : 0)
+        // With a gyroscope, also a rotational rhythm of the last 2.4 s (an arm's or a thigh's
+        // swing) with a walker's bounce.
+        var short = Swift.min(rhythm(f.shortPeriodicity), above(f.shortVertical, c.shortGaitVertical))
+        if let rp = f.shortRotationPeriodicity, let rr = f.shortRotation {
+            short = Swift.max(short, Swift.min(rhythm(rp), above(rr, c.gaitRotation), above(f.shortVertical, c.shortGaitVertical)))
+        }
+        let periodic = Swift.max(rhythm(f.periodicity), shortGait ? short : 0)
         var m = SIMD8<Double>()
         if f.gravity >= 2 {
             let deviceAtRest = Swift.min(below(f.calmMotion, c.stillMotion), f.rotation.map { below($0, c.stillRotation) } ?? 1)

@@ -42,6 +42,14 @@ public struct ActivityFeatures: Sendable, Equatable {
     public var shortVertical: Double
     /// Bias-removed rotation rate, rms (rad/s), or nil without a gyroscope.
     public var rotation: Double?
+    /// Rotational rhythm (0...1) over the window's last ``shortPoints`` (2.4 s), or nil without a
+    /// gyroscope: the periodicity (the same measure as ``periodicity``) of the angular rate along
+    /// its principal axis there. An arm swinging at the wrist, a thigh in a trouser pocket, turn
+    /// back and forth once a stride even when the vertical bounce of an uneven walker repeats
+    /// poorly.
+    public var shortRotationPeriodicity: Double?
+    /// Bias-removed rotation rate over the last ``shortPoints``, rms (rad/s), or nil without a gyroscope.
+    public var shortRotation: Double?
     /// Vibration share (0 to about 1.4): the standard deviation of |a| minus its centred
     /// ``vibrationPoints``-point (0.52 s) moving mean, over the standard deviation of |a|: how much
     /// of the motion lies above about 2 Hz. A road and an engine shake the sensor at every
@@ -52,7 +60,7 @@ public struct ActivityFeatures: Sendable, Equatable {
     /// Creates a feature set.
     public init(gravity: Double, vertical: Double, horizontal: Double, motion: Double, calmMotion: Double? = nil, floor: Double, tilt: Double,
                 periodicity: Double, periodSeconds: Double, shortPeriodicity: Double = 0, shortVertical: Double = 0, rotation: Double?,
-                vibrationShare: Double = 1) {
+                vibrationShare: Double = 1, shortRotationPeriodicity: Double? = nil, shortRotation: Double? = nil) {
         self.gravity = gravity
         self.vertical = vertical
         self.horizontal = horizontal
@@ -66,6 +74,8 @@ public struct ActivityFeatures: Sendable, Equatable {
         self.shortVertical = shortVertical
         self.rotation = rotation
         self.vibrationShare = vibrationShare
+        self.shortRotationPeriodicity = shortRotationPeriodicity
+        self.shortRotation = shortRotation
     }
 
     /// Shortest autocorrelation lag, grid points (0.24 s: 250 steps/min).
@@ -155,6 +165,34 @@ public struct ActivityFeatures: Sendable, Equatable {
         return (best, bestLag, (raw / Double(n)).squareRoot())
     }
 
+    /// The bias-removed angular rate of points `0..<n` of `gx, gy, gz` projected on its principal
+    /// axis (the dominant eigenvector of its 3 × 3 covariance, by power iteration from a fixed
+    /// start: deterministic), written to `out`; returns the rms of the bias-removed rate (rad/s).
+    /// - Complexity: O(n), no allocation.
+    static func principalRotation(_ gx: UnsafePointer<Double>, _ gy: UnsafePointer<Double>, _ gz: UnsafePointer<Double>,
+                                  n: Int, into out: UnsafeMutablePointer<Double>) -> Double {
+        let count = Double(n)
+        var sx = 0.0, sy = 0.0, sz = 0.0
+        for i in 0..<n { sx += gx[i]; sy += gy[i]; sz += gz[i] }
+        sx /= count; sy /= count; sz /= count
+        var cxx = 0.0, cyy = 0.0, czz = 0.0, cxy = 0.0, cxz = 0.0, cyz = 0.0
+        for i in 0..<n {
+            let x = gx[i] - sx, y = gy[i] - sy, z = gz[i] - sz
+            cxx += x * x; cyy += y * y; czz += z * z; cxy += x * y; cxz += x * z; cyz += y * z
+        }
+        var (ex, ey, ez) = (0.577, 0.578, 0.579)
+        for _ in 0..<24 {
+            let nx = cxx * ex + cxy * ey + cxz * ez
+            let ny = cxy * ex + cyy * ey + cyz * ez
+            let nz = cxz * ex + cyz * ey + czz * ez
+            let l = (nx * nx + ny * ny + nz * nz).squareRoot()
+            guard l > 1e-12 else { break }
+            (ex, ey, ez) = (nx / l, ny / l, nz / l)
+        }
+        for i in 0..<n { out[i] = (gx[i] - sx) * ex + (gy[i] - sy) * ey + (gz[i] - sz) * ez }
+        return ((cxx + cyy + czz) / count).squareRoot()
+    }
+
     /// Computes the features of `n` grid points of acceleration `ax, ay, az` (and angular rate
     /// `gx, gy, gz` when `hasGyro`), oldest first; `v` and `m` are scratch of at least `n` values.
     /// - Precondition: `n >= maxLag + minLag` and `n` divisible by 4.
@@ -214,8 +252,12 @@ public struct ActivityFeatures: Sendable, Equatable {
         let whole = periodicity(UnsafePointer(v), n: n, maxLag: maxLag, smoothed: false, scratch: m)
         let shortN = Swift.min(n, shortPoints)
         let short = periodicity(UnsafePointer(v + (n - shortN)), n: shortN, maxLag: Swift.min(maxLag, shortN - minLag - 1), smoothed: true, scratch: m)
-        var rotation: Double?
+        var rotation: Double?, shortRotation: Double?, shortRotationPeriodicity: Double?
         if hasGyro {
+            // The rotational rhythm of the last 2.4 s (`v` is free: the vertical is no longer needed).
+            let start = n - shortN
+            shortRotation = principalRotation(gx + start, gy + start, gz + start, n: shortN, into: v)
+            shortRotationPeriodicity = periodicity(UnsafePointer(v), n: shortN, maxLag: Swift.min(maxLag, shortN - minLag - 1), smoothed: false, scratch: m).value
             var sx = 0.0, sy = 0.0, sz = 0.0
             for i in 0..<n { sx += gx[i]; sy += gy[i]; sz += gz[i] }
             sx /= count; sy /= count; sz /= count
@@ -229,6 +271,7 @@ public struct ActivityFeatures: Sendable, Equatable {
         return ActivityFeatures(gravity: g, vertical: (vv / count).squareRoot(), horizontal: (hh / count).squareRoot(),
                                 motion: motion, calmMotion: (calm / count).squareRoot(), floor: floor, tilt: tilt, periodicity: whole.value,
                                 periodSeconds: Double(whole.lag) * Double(ActivityClassifierConfiguration.gridPeriod) / 1e9,
-                                shortPeriodicity: short.value, shortVertical: short.std, rotation: rotation, vibrationShare: share)
+                                shortPeriodicity: short.value, shortVertical: short.std, rotation: rotation, vibrationShare: share,
+                                shortRotationPeriodicity: shortRotationPeriodicity, shortRotation: shortRotation)
     }
 }

@@ -5,7 +5,8 @@
 /// and the current class changes to another once that one's evidence reaches the table
 /// ``ActivityClassifierConfiguration/enterSeconds`` for this pair and the current class has been
 /// held its minimum time. The change is announced at the deciding window's end; the segment it
-/// opens is back-dated to the centre of the first window of the evidence run (at most
+/// opens is back-dated to the centre of the first window of the evidence run (`still`: to that
+/// window's start, since a window is calm only when all of it is; at most
 /// ``ActivityClassifierConfiguration/maxBackdateSeconds`` before the announcement). Segments are
 /// built as it goes, with their mean confidence. No I/O, no clock: times are window times.
 struct ActivityHysteresis: Sendable {
@@ -115,7 +116,10 @@ struct ActivityHysteresis: Sendable {
         let favoured = e.favoured
         for k in 0..<6 where k != cur.index {
             if k == favoured.index {
-                if evidence[k] == 0 { runStart[k] = center }
+                // A run begins at its first window's centre; a still run at that window's start
+                // (2 × centre − end): a window is calm only when all of it is, and the window before
+                // it was not, so the calm began within a hop of its start.
+                if evidence[k] == 0 { runStart[k] = k == ActivityClass.still.index ? 2 * center - end : center }
                 evidence[k] += hop * e.memberships[k]
             } else {
                 evidence[k] = Swift.max(0, evidence[k] - configuration.evidenceDecay * hop)

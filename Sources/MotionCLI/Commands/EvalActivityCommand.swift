@@ -21,7 +21,7 @@ enum EvalActivityCommand {
             (sitting/standing/lying/seated) vs walking (level, stairs, turning) agreement over the \
             labelled time (1 s trimmed at both ends of every label run; transitions not judged), \
             left one source out (a source is a dataset and wearer: each HAPT subject, each spsw \
-            subject): stillMotion, walkingMinimum, shortGaitVertical and walkingEntrySeconds are re-tuned on the other sources over a small \
+            subject): stillMotion, walkingMinimum, walkingEntrySeconds and gaitRotation are re-tuned on the other sources over a small \
             grid and the held-out source is judged with the choice (in-sample figures with the \
             defaults beside, a diagnostic). HAPT: median delay from the end of a still or posture \
             label to the announcement of walking. spsw: the walking onset from a cold start (the \

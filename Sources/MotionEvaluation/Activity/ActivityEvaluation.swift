@@ -45,19 +45,19 @@ public struct ActivityEvaluation: Sendable {
     }
 
     /// The standard cross-validation grid: values tried for `stillMotion` × `walkingMinimum` ×
-    /// `shortGaitVertical` × `walkingEntrySeconds`, the thresholds that depend on the wearer and
-    /// the sensor's place (how much a body at rest sways, how hard a gentle walker's steps are;
-    /// whether the short-gait rule is used: 1 m/s², or 100 m/s², which turns it off; how much gait
-    /// evidence announces a walk: two windows or three); the default configuration first.
-    /// `stillMotion` 0.5, `walkingMinimum` 0.4 and `shortGaitVertical` 1.5 were in earlier grids
-    /// and never chosen. The gait periodicity stays fixed at
+    /// `walkingEntrySeconds` × `gaitRotation`, the thresholds that depend on the wearer and the
+    /// sensor's place (how much a body at rest sways, how hard a gentle walker's steps are; how
+    /// much gait evidence announces a walk: two windows or three; whether a rotational rhythm
+    /// counts as gait with a gyroscope: 1 rad/s, or 100, which turns it off); the default
+    /// configuration first. `stillMotion` 0.5, `walkingMinimum` 0.4 and `shortGaitVertical` 1.5
+    /// and 100 (the short-gait rule off) were in earlier grids and never chosen by any fold. The gait periodicity stays fixed at
     /// its default (0.5): with it in the grid (`eval activity --grid gaitPeriodicity=0.5,0.4,0.3`),
     /// the folds choose 0.3, which calls the ST car drive walking (docs/activity-classifier.md).
     public static let standardGrid: [(name: String, values: [Double])] = [
         ("stillMotion", [0.15, 0.3]),
         ("walkingMinimum", [0.6, 0.8]),
-        ("shortGaitVertical", [1.0, 100]),
         ("walkingEntrySeconds", [0.8, 1.2]),
+        ("gaitRotation", [1.0, 100]),
     ]
 
     /// One labelled recording (HAPT, spsw): its figures under every grid configuration.

@@ -89,6 +89,13 @@ struct ActivityHysteresisTests {
         let (h, changes) = Self.run(Array(repeating: .walking, count: 10) + Array(repeating: .still, count: 30))
         #expect(changes.count == 2 && h.current == .still, "\(changes)")
         #expect(changes[1].window == 10 + 7, "3 s of still evidence: the 8th still window")
+        // A walk begins at the centre of its first window of gait; still at the start of its
+        // first calm window (the window before it moved, so the calm began there, within a hop).
+        let segments = h.segments
+        #expect(segments.map(\.label) == [.unknown, .walking, .still])
+        #expect(segments[1].start == 2 * Self.second, "centre of the first walking window (4 s long, ending at 4 s)")
+        #expect(segments[2].start == 4 * Self.second, "start of the first still window (ending at 8 s)")
+        #expect(changes[1].at == 4 * Self.second)
     }
 
     @Test func theParametersAreRangeChecked() {
