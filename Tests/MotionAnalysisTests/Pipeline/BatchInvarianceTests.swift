@@ -26,6 +26,9 @@ import Testing
         ("steps/bangle/150_2.csv", []),
         ("steps/bangle/0_HughB-drive-36min-0.csv", ["steps", "standard"]),
         ("activity/hapt/user01_seq0.csv", []),
+        // spsw: a smartwatch walk found by the rotational rhythm, and a pocket one (accel + gyro).
+        ("activity/spsw/s19_02_sw.csv", []),
+        ("activity/spsw/s01_02_sp.csv", []),
     ]
 
     @Test(arguments: subjects, bundled)
