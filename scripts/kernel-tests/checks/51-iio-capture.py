@@ -46,6 +46,7 @@ def compare(mode, ctx, r, p, figs):
         offsets = [-2, -1, 0, 1] if mode == "arrival" else [-1, 0]
         gbad = sum(1 for i, row in enumerate(mid) if not any(within(row, j0 + i + d) for d in offsets))
     if gbad: p.append(f"{mode}: {gbad} of {len(mid)} merged gyro samples are not between the source's consecutive gyro samples")
+    emu = c.sensor(res.get("emulator"), "accel_3d")
     ts = [int(row[0]) for row in rows]
     dts = [b - a for a, b in zip(ts, ts[1:])]
     if any(d <= 0 for d in dts): p.append(f"{mode}: timestamps not strictly increasing")
@@ -58,12 +59,21 @@ def compare(mode, ctx, r, p, figs):
         if loose != len(dts) or len(dts) - exact > 1:
             p.append(f"{mode}: {len(dts) - exact} intervals differ from 10 ms by > 0.5 ms ({len(dts) - loose} by > 1 ms)")
     if mode == "arrival":
+        # Repair spreads each run of arrivals by the period, anchored at its last stamp, so inside
+        # a run every interval is the period; only where two runs join does the interval carry the
+        # difference of their anchors' delays (each anchor is a read that came some time after its
+        # last sample): at most one off interval per join, i.e. per delivery but the first, and never
+        # <= 0 (an overlap is compressed; checked above). Seen: three joins off by 8.9, 1.5 and
+        # 0.7 ms in one run of 601 samples (the 2 ms lower bound this replaced was not a property of
+        # the repair). An interval over 3 periods would be a gap the repair invented.
         if exact < 0.9 * len(dts): p.append(f"arrival: only {exact}/{len(dts)} intervals within 0.5 ms of 10 ms after repair")
-        if any(d < 2_000_000 or d > 30_000_000 for d in dts): p.append(f"arrival: interval outside 2..30 ms: min {min(dts)} max {max(dts)} ns")
+        joins = max(0, (emu.get("bursts") or 0) - 1)
+        if len(dts) - exact > joins:
+            p.append(f"arrival: {len(dts) - exact} intervals differ from 10 ms by > 0.5 ms, more than the {joins} joins between deliveries")
+        if any(d > 30_000_000 for d in dts): p.append(f"arrival: an interval over 30 ms: max {max(dts)} ns")
         rep = sum(d.get("repaired_samples", 0) for d in st.get("devices", []))
         if rep == 0: p.append("arrival: no timestamps were repaired (bursts not bunched?)")
     if st.get("lost_samples") != 0: p.append(f"{mode}: {st.get('lost_samples')} samples reported lost")
-    emu = c.sensor(res.get("emulator"), "accel_3d")
     figs[mode] = {"samples": len(rows), "lost_samples": st.get("lost_samples"), "device_deliveries": emu.get("bursts"),
                   "process_wakeups": st.get("userspace_returns"), "cpu_time_s": st.get("cpu_s"),
                   "repaired_samples": sum(d.get("repaired_samples", 0) for d in st.get("devices", [])),
