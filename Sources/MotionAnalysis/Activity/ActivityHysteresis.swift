@@ -53,7 +53,7 @@ struct ActivityHysteresis: Sendable {
 
     init(configuration: ActivityClassifierConfiguration) {
         self.configuration = configuration
-        hop = Double(ActivityClassifierConfiguration.hopPoints) * Double(ActivityClassifierConfiguration.gridPeriod) / 1e9
+        hop = ActivityClassifierConfiguration.hopSeconds
         maxBackdate = Int64(configuration.maxBackdateSeconds * 1e9)
         boarding = Int64(configuration.boardingSeconds * 1e9)
         gaitLost = Int64(configuration.gaitLostSeconds * 1e9)
