@@ -11,9 +11,10 @@
 #   --repeat N       run the selected tests N times (1-50) in one boot, round by round; every
 #                    round must pass, and each figure's min/median/max is printed and kept in the
 #                    summary (the default timeout grows with N)
-#   --timeout S      hard limit for the whole QEMU run (default 1500 s; the IIO reader's wake-up
-#                    tests measure 30 s windows and the session tests run minute-long sessions, so a
-#                    full run takes about 12-14 minutes)
+#   --timeout S      hard limit for the whole QEMU run (default 1800 s x N; the IIO reader's
+#                    wake-up tests measure 30 s windows, the CPU tests five rounds of 15 s windows
+#                    per reader and the session tests run minute-long sessions: a full run takes
+#                    about 22-24 minutes)
 #   --no-build       skip `swift build` (use the binary already in .build)
 #   --debug          test the debug build instead of the release build (CPU targets are only
 #                    checked against a release build)
@@ -54,7 +55,7 @@ die() { echo "kernel-tests: FAILED: $*" >&2; exit 1; }
 usage() { echo "kernel-tests: $* (see --help)" >&2; exit 64; }
 case "$REPEAT" in ''|*[!0-9]*) usage "--repeat takes a whole number from 1 to 50, got '$REPEAT'" ;; esac
 [ "$REPEAT" -ge 1 ] && [ "$REPEAT" -le 50 ] || usage "--repeat takes a whole number from 1 to 50, got '$REPEAT'"
-if [ -z "$TIMEOUT" ]; then TIMEOUT=$((1500 * REPEAT)); fi
+if [ -z "$TIMEOUT" ]; then TIMEOUT=$((1800 * REPEAT)); fi
 case "$TIMEOUT" in *[!0-9]*) usage "--timeout takes whole seconds, got '$TIMEOUT'" ;; esac
 
 # --- 1. host tools (installed from Debian when missing) -------------------------------------

@@ -67,6 +67,7 @@ enum CaptureCommand {
                 .option("stats-json", value: "FILE", help: "Also write the statistics JSON to FILE."),
                 .flag("no-repair", help: "Keep kernel timestamps as they are (no burst respreading)."),
                 StepFormatting.noInferredOption,
+                .flag("no-analysis", help: "Record only: no live step count or activity (less CPU per sample on a small board; replay the recording later for both)."),
                 .flag("no-hwfifo", help: "Do not use the hardware FIFO (switch it off; batch with the kernel watermark)."),
                 .option("wait", value: "MODE", help: "Without hardware FIFO: timed (default: sleep until each batch is due, one wake-up per batch) or buffer (poll the buffer, woken by every sample)."),
                 .option("stall", value: "AFTER:SECONDS", help: "Testing: stop reading once for SECONDS after AFTER seconds (to overflow the kernel buffer)."),
@@ -332,7 +333,7 @@ enum CaptureCommand {
         }
         settings.board = plan.board
         settings.reconnect = plan.reconnect
-        settings.analyse = sensors.contains(where: \.hasAccel)
+        settings.analyse = sensors.contains(where: \.hasAccel) && !args.flag("no-analysis")
         settings.inferSteps = !args.flag("no-inferred-steps")
         settings.sensors = sensors.contains(where: \.hasGyro) ? [.accel, .gyro] : .accel
         var sessionOutput = SessionOutput(io: io, log: log, ndjson: plan.ndjson, session: plan.session)

@@ -1,12 +1,15 @@
 """Checks 58-iio-cpu-batch1: CPU per sample of `motionbatch capture --batch 1` vs `iio_readdev
--b 1` (per-sample delivery), one reader at a time, five rounds, with the minimal Swift loop
-`floor-reader` measured in each round (floor_ratio: what a Swift binary pays per wake-up in the
-emulated guest before doing anything). Target <= 1.0x, the median of the rounds' ratios,
-reported as target_met (not enforced: see docs/iio-reader.md, "Speed", for the floor)."""
+-b 1` (per-sample delivery), one reader at a time, five rounds, with the same capture with
+`--no-analysis` (alt: the reader alone) and the minimal Swift loop `floor-reader` measured in
+each round (floor_ratio: what a Swift binary pays per wake-up in the emulated guest before doing
+anything). Target <= 1.0x, the median of the rounds' ratios, reported as target_met (not
+enforced); enforced: the capture without analysis at most 2x the floor reader (median of the
+rounds; 1.03 and 1.27 measured, rounds 0.96-1.89: a guard against a per-wake-up path that doubles,
+as it once was at 3x: docs/iio-reader.md, "Batch 1, seventh round")."""
 import importlib.util, os
 spec = importlib.util.spec_from_file_location("iio_cpu", os.path.join(os.path.dirname(__file__), "iio_cpu.py"))
 c = importlib.util.module_from_spec(spec); spec.loader.exec_module(c)
 
 
 def check(r, ctx):
-    return c.check_ab(r, 14.5, 5, 1.0, enforce=False)
+    return c.check_ab(r, 14.5, 5, 1.0, enforce=False, alt_floor_bound=2.0)

@@ -33,22 +33,27 @@ def _per_sample(w):
     return w["cpu_ns"] / n / 1000, u, s, (w.get("voluntary") or 0) / n
 
 
-def check_ab(r, min_window, min_rounds, target, enforce):
+def check_ab(r, min_window, min_rounds, target, enforce, alt_floor_bound=None):
     """Tests 55/58, one reader at a time (cpu_ab): per round capture / iio_readdev CPU per sample
-    (and floor-reader / iio_readdev when measured); the median over the rounds is judged. With
-    `enforce`, a release build over the target fails the test; otherwise it is reported."""
+    (and floor-reader / iio_readdev, and the alternative capture (`alt`, e.g. --no-analysis) /
+    iio_readdev and / floor-reader, when measured); the median over the rounds is judged. With
+    `enforce`, a release build over the target fails the test; otherwise it is reported. With
+    `alt_floor_bound`, a release build whose alternative capture costs more than that many times
+    the floor reader (median of the rounds) fails."""
     p = []
     rounds = r.get("rounds") or []
     if len(rounds) < min_rounds:
         p.append(f"{len(rounds)} rounds measured, {min_rounds} expected")
     if r.get("exit") != 0: p.append(f"capture exited {r.get('exit')}")
     ratios, floors, vs_floor, rows = [], [], [], []
+    alt_ratios, alt_vs_floor, alt_rows = [], [], []
     for k, rd in enumerate(rounds, 1):
         if rd.get("exit") != 0: p.append(f"round {k}: capture exited {rd.get('exit')}")
-        ws = {name: rd.get(name) for name in ("capture", "readdev", "floor")}
+        ws = {name: rd.get(name) for name in ("capture", "readdev", "floor", "alt")}
         for name, w in ws.items():
             if w is None:
-                if name != "floor": p.append(f"round {k}: no {name} window")
+                if name == "alt" and r.get("alt_args"): p.append(f"round {k}: no window of the capture with {r.get('alt_args')}")
+                elif name not in ("floor", "alt"): p.append(f"round {k}: no {name} window")
                 continue
             if (w.get("seconds") or 0) < min_window: p.append(f"round {k}: {name} window {w.get('seconds')} s < {min_window} s")
             if not w.get("alive_at_end"): p.append(f"round {k}: {name} ended before its window did")
@@ -60,12 +65,26 @@ def check_ab(r, min_window, min_rounds, target, enforce):
         if f[0] and d[0]: floors.append(round(f[0] / d[0], 2))
         if f[0] and c[0]: vs_floor.append(round(c[0] / f[0], 2))
         rows.append((c, d, f))
+        if ws["alt"]:
+            a = _per_sample(ws["alt"])
+            if a[0] and d[0]: alt_ratios.append(round(a[0] / d[0], 2))
+            if a[0] and f[0]: alt_vs_floor.append(round(a[0] / f[0], 2))
+            alt_rows.append(a)
     ratio = _median(ratios)
     if ratio is None: p.append("no CPU figures were measured")
     checked = r.get("build") == "release" and target is not None
     met = (ratio <= target) if checked and ratio is not None else None
     if enforce and met is False:
         p.append(f"capture / iio_readdev CPU per sample {ratio} (median of {ratios}) > target {target}")
+
+    alt_floor = _median(alt_vs_floor)
+    alt_checked = r.get("build") == "release" and alt_floor_bound is not None and bool(r.get("alt_args"))
+    if alt_checked and (alt_floor is None or alt_floor > alt_floor_bound):
+        p.append(f"capture {r.get('alt_args')} / floor-reader CPU per sample {alt_floor} (median of {alt_vs_floor}) > {alt_floor_bound}")
+
+    def alt_mean(j):
+        xs = [a[j] for a in alt_rows if a[j] is not None]
+        return round(sum(xs) / len(xs), 1) if xs else None
 
     def mean(i, j):
         xs = [row[i][j] for row in rows if row[i][j] is not None]
@@ -79,4 +98,7 @@ def check_ab(r, min_window, min_rounds, target, enforce):
                "capture_user_us_per_sample": mean(0, 1), "capture_system_us_per_sample": mean(0, 2),
                "readdev_user_us_per_sample": mean(1, 1), "readdev_system_us_per_sample": mean(1, 2),
                "floor_user_us_per_sample": mean(2, 1), "floor_system_us_per_sample": mean(2, 2),
-               "capture_voluntary_per_sample": mean(0, 3), "readdev_voluntary_per_sample": mean(1, 3)}
+               "capture_voluntary_per_sample": mean(0, 3), "readdev_voluntary_per_sample": mean(1, 3),
+               "alt_args": r.get("alt_args") or None, "alt_ratio": _median(alt_ratios), "round_alt_ratios": alt_ratios,
+               "alt_vs_floor": alt_floor, "round_alt_vs_floor": alt_vs_floor, "alt_floor_bound": alt_floor_bound if alt_checked else None,
+               "alt_us_per_sample": alt_mean(0), "alt_user_us_per_sample": alt_mean(1), "alt_system_us_per_sample": alt_mean(2)}
