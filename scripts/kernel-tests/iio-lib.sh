@@ -66,6 +66,18 @@ pair_windows() {
     echo "[$wins]" >"$owin"
 }
 
+# capture_window OUT STATS [CAPTURE ARGS...]: one capture of cpu_ab's round (uses its b, w):
+# started, measured over w s after 2 s (window_json into OUT), stopped by SIGINT; its statistics
+# JSON in STATS. Returns the capture's exit status.
+capture_window() {
+    local out=$1 stats=$2 pid
+    shift 2
+    "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo "$@" --duration $((w + 30)) --stats-json "$stats" >/dev/null &
+    pid=$!
+    sleep 2; window_json "$pid" "$w" >"$out"
+    kill -INT "$pid"; wait "$pid"
+}
+
 # cpu_ab BATCH ROUNDS SECONDS FLOOR [CAPTURE ARGS...]: reader CPU per sample, one reader at a
 # time on accel_3d (100 Hz, no hardware FIFO): per round `motionbatch capture --batch BATCH
 # --no-hwfifo [ARGS]`, with CPU_AB_ALT set the same capture with those arguments added (e.g.
@@ -73,10 +85,10 @@ pair_windows() {
 # Swift loop `floor-reader` (poll + read + one store, the same build; the buffer enabled through
 # sysfs with watermark BATCH) after them. Each reader runs 2 s, then its counters are read over
 # SECONDS (window_json), then it is stopped by SIGINT. Writes the test's result JSON {build,
-# batch, design: "ab", capture_args, alt_args, exit, rounds: [{exit, capture, alt, readdev, floor,
-# stats}]}.
+# batch, design: "ab", capture_args, alt_args, exit, rounds: [{exit, capture, alt, alt_stats,
+# readdev, floor, stats}]}.
 cpu_ab() {
-    local b=$1 n=$2 w=$3 floor=$4 accel dev pid rc arc alt build round rounds="" worst=0 fl
+    local b=$1 n=$2 w=$3 floor=$4 accel dev pid rc arc alt alt_stats build round rounds="" worst=0 fl
     shift 4
     iio_make_recording "$TEST_TMP/rec.csv" 10
     start_emulator "$TEST_TMP/rec.csv" --loop --summary-json "$TEST_TMP/emu.json"
@@ -86,21 +98,15 @@ cpu_ab() {
     local floor_bin
     floor_bin="$(dirname "$MB_BIN")/floor-reader"
     for round in $(seq "$n"); do
-        rm -f "$TEST_TMP/stats.json" "$TEST_TMP/cap.json" "$TEST_TMP/alt.json" "$TEST_TMP/ref.json" "$TEST_TMP/floor.json"
-        "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo "$@" --duration $((w + 30)) --stats-json "$TEST_TMP/stats.json" >/dev/null &
-        pid=$!
-        sleep 2; window_json "$pid" "$w" >"$TEST_TMP/cap.json"
-        kill -INT "$pid"; wait "$pid"; rc=$?
+        rm -f "$TEST_TMP/stats.json" "$TEST_TMP/cap.json" "$TEST_TMP/alt.json" "$TEST_TMP/alt-stats.json" "$TEST_TMP/ref.json" "$TEST_TMP/floor.json"
+        capture_window "$TEST_TMP/cap.json" "$TEST_TMP/stats.json" "$@"; rc=$?
         [ $rc -ne 0 ] && worst=$rc
-        alt=null
+        alt=null; alt_stats=null
         if [ -n "${CPU_AB_ALT:-}" ]; then
             # shellcheck disable=SC2086 # CPU_AB_ALT is a list of arguments
-            "$MB_BIN" capture --device accel_3d --rate 100 --batch "$b" --no-hwfifo "$@" $CPU_AB_ALT --duration $((w + 30)) >/dev/null &
-            pid=$!
-            sleep 2; window_json "$pid" "$w" >"$TEST_TMP/alt.json"
-            kill -INT "$pid"; wait "$pid"; arc=$?
+            capture_window "$TEST_TMP/alt.json" "$TEST_TMP/alt-stats.json" "$@" $CPU_AB_ALT; arc=$?
             [ $arc -ne 0 ] && { worst=$arc; rc=$arc; }
-            alt=$(file_or_null "$TEST_TMP/alt.json")
+            alt=$(file_or_null "$TEST_TMP/alt.json"); alt_stats=$(file_or_null "$TEST_TMP/alt-stats.json")
         fi
         echo 100 >"$accel/in_accel_sampling_frequency"; echo 0 >"$accel/buffer/hwfifo_timeout"
         iio_readdev -T 0 -b "$b" accel_3d >/dev/null 2>&1 &
@@ -122,7 +128,7 @@ cpu_ab() {
             fi
         fi
         echo "round $round: capture $(cat "$TEST_TMP/cap.json"); alt $alt; readdev $(cat "$TEST_TMP/ref.json"); floor $fl"
-        rounds+="${rounds:+, }{\"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"alt\": $alt, \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"floor\": $fl, \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
+        rounds+="${rounds:+, }{\"exit\": $rc, \"capture\": $(file_or_null "$TEST_TMP/cap.json"), \"alt\": $alt, \"alt_stats\": $alt_stats, \"readdev\": $(file_or_null "$TEST_TMP/ref.json"), \"floor\": $fl, \"stats\": $(file_or_null "$TEST_TMP/stats.json")}"
     done
     stop_emulator TERM
     case "$MB_BIN" in */release/*) build=release ;; */debug/*) build=debug ;; *) build=unknown ;; esac
