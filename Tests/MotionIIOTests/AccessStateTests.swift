@@ -156,30 +156,20 @@ struct AttributeTextTests {
         #expect(AttributeText.bool("1") == true && AttributeText.bool("0\n") == false && AttributeText.bool("maybe") == nil)
     }
 
-    @Test func parsesProcStatus() {
-        let text = "Name:\tmotionbatch\nvoluntary_ctxt_switches:\t47\nnonvoluntary_ctxt_switches:\t3\n"
-        let (v, n) = ProcessCounters.parseStatus(text)
-        #expect(v == 47 && n == 3)
-        #expect(ProcessCounters.parseStatus("").voluntary == 0)
-        #expect(ProcessCounters.parseStatus("voluntary_ctxt_switches: \t 12 \nnonvoluntary_ctxt_switches:\t-3").involuntary == -3)
-        #expect(ProcessCounters.parseStatus("voluntary_ctxt_switches:\t1x\nvoluntary_ctxt_switchesX:\t5\n").voluntary == 0)
-        // Read in pieces: lines cut at the buffer's end, a line longer than the buffer skipped.
-        let long = "Name:\tm\nGroups:\t" + (0..<600).map(String.init).joined(separator: " ") + "\n" + text
-        for capacity in [64, 100, 1024] {
-            var scanner = ProcessCounters.StatusScanner()
-            var buffer = [UInt8](repeating: 0, count: capacity)
-            var input = Array(long.utf8)[...]
-            buffer.withUnsafeMutableBytes { b in
-                while !input.isEmpty {
-                    let n = min(capacity - scanner.held, input.count)
-                    for k in 0..<n { b[scanner.held + k] = input[input.startIndex + k] }
-                    input = input.dropFirst(n)
-                    scanner.consume(UnsafeMutableRawBufferPointer(rebasing: b[0..<(scanner.held + n)]), final: false, capacity: capacity)
-                }
-                scanner.consume(UnsafeMutableRawBufferPointer(rebasing: b[0..<scanner.held]), final: true, capacity: capacity)
-            }
-            #expect(scanner.voluntary == 47 && scanner.involuntary == 3, "capacity \(capacity)")
+    /// The thread's switches are the kernel's `/proc/thread-self/status` counters (the oracle),
+    /// and a sleep adds a voluntary one.
+    @Test func readsThreadCounters() throws {
+        func status() throws -> Int64 {
+            let text = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+            return try #require(Int64(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
         }
+        let before = try status()
+        let counters = ProcessCounters.now()
+        let after = try status()
+        #expect(counters.voluntarySwitches >= before && counters.voluntarySwitches <= after)
+        usleep(2000)
+        #expect(ProcessCounters.now().voluntarySwitches > counters.voluntarySwitches)
         let now = ProcessCounters.now()
         #expect(now.voluntarySwitches >= 0 && now.userCPUNanoseconds > 0)
     }

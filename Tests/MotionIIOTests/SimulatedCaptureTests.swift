@@ -1,3 +1,4 @@
+import Foundation
 import MotionCore
 import MotionSystem
 import MotionTestSupport
@@ -97,5 +98,26 @@ struct SimulatedCaptureTests {
         var sink = Collector()
         let stats = try SignalPipeTestLock.withLock { try capture.run(into: &sink) }
         #expect(stats.devices.first?.scaleChanges == 0 && stats.samples == 500)
+    }
+
+    /// A local attribute file is opened once and read again from offset 0 (`pread`) at each
+    /// check: a value written since is seen (a regular file stands in for sysfs here; kernel
+    /// tests 55 and 58 read the real scale this way, 0 scale changes), a failed read is nil, and
+    /// a file that could not be opened is opened for each read.
+    @Test func theScaleWatchRereadsAnOpenFileFromTheStart() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scale-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { unlink(path) }
+        try "0.009806650\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let open = ScaleWatch.Source.sysfs(path.utf8CString, try FileDescriptor.openForReading(path))
+        #expect(ScaleWatch.read(open) == 0.00980665)
+        #expect(ScaleWatch.read(open) == 0.00980665, "read again from offset 0")
+        let handle = try FileDescriptor.open(path, flags: O_WRONLY | O_TRUNC)
+        try handle.write(Array(" 0.019613300\n".utf8))
+        #expect(ScaleWatch.read(open) == 0.0196133)
+        #expect(ScaleWatch.read(.sysfs(path.utf8CString, nil)) == 0.0196133)
+        #expect(ScaleWatch.read(.sysfs((path + ".missing").utf8CString, nil)) == nil)
+        let directory = ScaleWatch.Source.sysfs(FileManager.default.temporaryDirectory.path.utf8CString,
+                                                try FileDescriptor.openForReading(FileManager.default.temporaryDirectory.path))
+        #expect(ScaleWatch.read(directory) == nil, "a read that fails (EISDIR) is unreadable")
     }
 }

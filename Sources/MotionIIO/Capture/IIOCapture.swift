@@ -88,7 +88,7 @@ public final class IIOCapture {
     }
 
     /// How often a delivery's process counters are read afresh (monotonic ns). Reading them
-    /// (`/proc/thread-self/status`, `getrusage`) for every delivery made a per-sample capture
+    /// (then `/proc/thread-self/status` and `getrusage`) for every delivery made a per-sample capture
     /// (`--batch 1`) cost 15x `iio_readdev` under QEMU TCG (kernel test 58) instead of 2x; between
     /// readings a delivery carries the last one, at most this old.
     static let countersInterval: Int64 = 1_000_000_000

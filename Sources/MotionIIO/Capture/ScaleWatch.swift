@@ -1,5 +1,6 @@
 import CLibIIO
 import MotionCore
+import MotionSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,15 +9,18 @@ import Glibc
 /// second to notice a range changed under it (``IIOCapture``'s scale re-check), without
 /// allocating: the files are found when the stream is configured (each read once per check,
 /// however many axes share it), read into a buffer on the stack — straight from sysfs on the
-/// local backend (libiio's attribute reads allocate: `fopen`), through `iio_channel_attr_read`
+/// local backend (libiio's attribute reads allocate: `fopen`), each file opened once and read
+/// again with `pread` at offset 0 (sysfs renders the value afresh for a read at 0; opening the
+/// files every second was ~10 % of the capture's CPU at batch 100 under QEMU TCG), through `iio_channel_attr_read`
 /// on the others, from the table for a ``SimulatedDevice`` — and parsed as bytes. Only when a
 /// value differs from the decoder's does the capture read them again the general way and build a
 /// new decoder (``IIOCapture/readConversions(_:values:)``), so the values it applies are the same.
 struct ScaleWatch {
     /// Where one attribute file's text is read.
     enum Source {
-        /// `/sys/bus/iio/devices/DEVICE/FILE` (local backend), NUL-terminated.
-        case sysfs(ContiguousArray<CChar>)
+        /// `/sys/bus/iio/devices/DEVICE/FILE` (local backend), NUL-terminated, and the file kept
+        /// open for reading (nil when it could not be opened: then opened for each read).
+        case sysfs(ContiguousArray<CChar>, FileDescriptor?)
         /// `iio_channel_attr_read` of the attribute (NUL-terminated name).
         case libiio(IIOChannel, ContiguousArray<CChar>)
         /// A simulated device's value (nil: unreadable).
@@ -49,7 +53,8 @@ struct ScaleWatch {
             if let table {
                 s = .text(table[SensorDiscovery.AttributeRef.channel(c, attr).path(in: device)].map { ContiguousArray($0.utf8) })
             } else if local {
-                s = .sysfs("/sys/bus/iio/devices/\(device.id)/\(file)".utf8CString)
+                let path = "/sys/bus/iio/devices/\(device.id)/\(file)"
+                s = .sysfs(path.utf8CString, try? FileDescriptor.openForReading(path))
             } else {
                 s = .libiio(c, attr.utf8CString)
             }
@@ -93,12 +98,15 @@ struct ScaleWatch {
     }
 
     /// One file's value (``AttributeText/double(_:)``'s reading), nil when unreadable.
-    private static func read(_ source: Source) -> Double? {
+    static func read(_ source: Source) -> Double? {
         withUnsafeTemporaryAllocation(byteCount: 256, alignment: 8) { buffer -> Double? in
             let base = buffer.baseAddress!
             var n = 0
             switch source {
-            case .sysfs(let path):
+            case .sysfs(_, let file?):
+                guard let got = try? file.read(into: base, count: buffer.count, at: 0) else { return nil }
+                n = got
+            case .sysfs(let path, nil):
                 let fd = path.withUnsafeBufferPointer { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
                 guard fd >= 0 else { return nil }
                 defer { close(fd) }
