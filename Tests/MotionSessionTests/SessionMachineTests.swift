@@ -168,22 +168,44 @@ struct SessionMachineTests {
         #expect(r.machine.failure == nil && r.finished?.end == .signal)
     }
 
-    @Test func aFullDiskWithoutMaxDiskStopsCleanly() {
+    /// 35 s rotating every 10 s without `--max-disk`, every append from the `n`th on refused
+    /// with a full disk.
+    func runWithFullDisk(fromAppend n: Int) -> (MachineRun, FakeCapture) {
         var s = settings()
         s.rotation = .every(nanoseconds: 10 * Self.second)
         var appends = 0
-        let (r, _) = run(s, seconds: 35) { a in
+        return run(s, seconds: 35) { a in
             if case .appendRows = a {
                 appends += 1
-                if appends >= 15 { return .diskFull(SystemError(.noSpace, call: "write", subject: "/data/x.csv")) }
+                if appends >= n { return .diskFull(SystemError(.noSpace, call: "write", subject: "/data/x.csv")) }
             }
             return .done(fileBytes: nil)
         }
+    }
+
+    @Test func aFullDiskWithoutMaxDiskStopsCleanly() {
+        let (r, _) = runWithFullDisk(fromAppend: 15)
         #expect(r.deleted.isEmpty)
         #expect(r.actions.contains { if case .fail(.diskFull) = $0 { true } else { false } })
         #expect(r.machine.failure != nil)
         #expect(r.closed.last?.end == .diskFull && r.finished?.end == .diskFull)
         #expect(r.events.contains { if case .diskFull(_, _, false) = $0 { true } else { false } })
+    }
+
+    /// The disk fills on the first rows of a recording a rotation has just opened: that
+    /// recording, its header only, is deleted (not closed and left behind as a recording of no
+    /// sample); the one before it is closed with every row it holds.
+    @Test func aFullDiskOnARotatedRecordingsFirstRowsLeavesNoEmptyRecording() throws {
+        let (r, _) = runWithFullDisk(fromAppend: 11)
+        #expect(r.opened.count == 2)
+        let empty = try #require(r.opened.last?.split(separator: "/").last.map(String.init))
+        #expect(r.deleted == [empty])
+        #expect(r.events.contains(.deleted(name: empty, reason: .diskFull)))
+        #expect(r.closed.count == 1 && r.closed.first?.tally.samples == 1000)
+        #expect(r.finished?.end == .diskFull && r.machine.failure != nil)
+        let scope = try #require(r.finished?.scope)
+        guard case .session(let recordings) = scope else { Issue.record("not a session summary: \(scope)"); return }
+        #expect(recordings.count == 1 && !recordings.contains(empty))
     }
 
     @Test func aPauseIsWrittenCountedAndInterruptsTheAnalysis() throws {

@@ -150,6 +150,8 @@ public struct SessionMachine {
         var first: Int64?
         var last: Int64?
         var bytes: Int64 = 0
+        /// Batches of rows written to it (appends that completed).
+        var writtenBatches = 0
         var events = 0
         var startUTC: String?
         var clockSync: String
@@ -286,7 +288,10 @@ public struct SessionMachine {
         case .done(let bytes):
             switch action {
             case .open: current?.bytes = bytes ?? 0
-            case .appendRows, .appendEvent: if let b = bytes { current?.bytes = b }
+            case .appendRows:
+                if let b = bytes { current?.bytes = b }
+                current?.writtenBatches += 1
+            case .appendEvent: if let b = bytes { current?.bytes = b }
             case .closeRecording(_, let summary, _): recordingClosed(summary, summaryWritten: true)
             default: break
             }
@@ -445,6 +450,11 @@ public struct SessionMachine {
             lostStart = p.now
             queue.append(.log(.deviceLost(at: p.now, state: state, reconnecting: false), sequence: 0))
         }
+        if case .diskFull = failure, let c = current, c.writtenBatches == 0 {
+            // The disk filled on the recording's header or first rows (a rotation had just opened
+            // it): it holds no row, so it is removed rather than left as a recording of no sample.
+            discardEmpty(c)
+        }
         if current != nil { closeRecording(end, at: p.now) }
         let s = sessionSummary(end, at: p.now)
         summary = s
@@ -509,6 +519,16 @@ public struct SessionMachine {
             closedOrder += 1
             stored.append(StoredRecording(name: c.name, bytes: c.bytes, modified: closedOrder))
         }
+        current = nil
+    }
+
+    /// Removes the open recording `c`, which holds no row (its header only): its file, summary
+    /// and checkpoint paths, logged as a deletion because the disk is full; it is no longer one
+    /// of the session's recordings.
+    mutating func discardEmpty(_ c: OpenRecording) {
+        queue.append(.log(.deleted(name: c.name, reason: .diskFull), sequence: 0))
+        queue.append(.delete(name: c.name, paths: [c.path, RecordingNaming.summaryPath(of: c.path), c.checkpointPath], reason: .diskFull))
+        recordings.removeAll { $0 == c.name }
         current = nil
     }
 
