@@ -526,8 +526,7 @@ public struct SessionMachine {
     /// and checkpoint paths, logged as a deletion because the disk is full; it is no longer one
     /// of the session's recordings.
     mutating func discardEmpty(_ c: OpenRecording) {
-        queue.append(.log(.deleted(name: c.name, reason: .diskFull), sequence: 0))
-        queue.append(.delete(name: c.name, paths: [c.path, RecordingNaming.summaryPath(of: c.path), c.checkpointPath], reason: .diskFull))
+        queue.append(contentsOf: deletion(name: c.name, path: c.path, .diskFull))
         recordings.removeAll { $0 == c.name }
         current = nil
     }
@@ -551,9 +550,13 @@ public struct SessionMachine {
     /// The log line and the deletion of a finished recording and its side files.
     mutating func deletion(_ v: StoredRecording, _ reason: SessionEvent.DeletionReason) -> [Action] {
         guard case .directory(let dir) = settings.output else { return [] }
-        let base = (dir.hasSuffix("/") ? dir : dir + "/") + v.name
-        return [.log(.deleted(name: v.name, reason: reason), sequence: 0),
-                .delete(name: v.name, paths: [base, RecordingNaming.summaryPath(of: base), RecordingNaming.checkpointPath(of: base)], reason: reason)]
+        return deletion(name: v.name, path: (dir.hasSuffix("/") ? dir : dir + "/") + v.name, reason)
+    }
+
+    /// The actions that delete recording `name` at `path` with its summary and checkpoint, logged.
+    func deletion(name: String, path: String, _ reason: SessionEvent.DeletionReason) -> [Action] {
+        [.log(.deleted(name: name, reason: reason), sequence: 0),
+         .delete(name: name, paths: [path, RecordingNaming.summaryPath(of: path), RecordingNaming.checkpointPath(of: path)], reason: reason)]
     }
 
     /// The shortest sample time between two checkpoints with `--fsync batch`, ns.
