@@ -31,6 +31,11 @@ struct SessionOutput: SessionObserver {
     /// Joined batches are fine unless every batch is printed (`--ndjson`).
     var acceptsJoinedBatches: Bool { !ndjson }
 
+    /// 250 ms with the live view (redrawn four times a second); 1 s without it (stderr a file or
+    /// the journal: nothing is shown per batch, and the per-sample capture's work after its
+    /// wake-ups runs once a second).
+    var joinedBatchNanoseconds: Int64 { live == nil ? 1_000_000_000 : LiveView.redrawNanoseconds }
+
     mutating func batch(_ report: BatchReport) {
         if ndjson { io.out(report.json.serialized()) }
         if live != nil, live!.render(report) { live!.drawn.withUnsafeBytes { io.writeErrBytes($0) } }

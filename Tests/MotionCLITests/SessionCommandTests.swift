@@ -87,6 +87,8 @@ import Testing
         // Batches joined over several wake-ups suit every output but `--ndjson`'s line per batch.
         #expect(plain.acceptsJoinedBatches && !ndjson.acceptsJoinedBatches)
         var terminal = SessionOutput(io: io, log: ServiceLog(style: .terminal), ndjson: false, session: "s")
+        // Without a live view a joined sample may wait a second; the live view is redrawn every 250 ms.
+        #expect(plain.joinedBatchNanoseconds == 1_000_000_000 && terminal.joinedBatchNanoseconds == 250_000_000)
         let second: Int64 = 1_000_000_000
         var asked = 0, drawn = 0
         for k in 1...300 {

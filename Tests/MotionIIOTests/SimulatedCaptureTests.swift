@@ -25,17 +25,23 @@ struct SimulatedCaptureTests {
         /// Samples it takes joined into one batch (``CaptureSink/maxJoinedSamples``).
         var join = 1
         var maxJoinedSamples: Int { join }
+        /// How long a joined sample may wait (``CaptureSink/maxJoinNanoseconds``).
+        var joinDelay: Int64 = 250_000_000
+        var maxJoinNanoseconds: Int64 { joinDelay }
     }
 
     /// The driver's collections (``CaptureMachine/Action/collect(stream:recheckScale:upTo:until:)``)
     /// over the real `poll` and refills: at batch 1 with a sink that takes joined batches, the
     /// same samples and the same wake-ups, in batches of 25 (250 ms at 100 Hz).
+    /// A sink that lets a sample wait a second (no live view) gets batches of 100, and a delay
+    /// asked outside 1 ms ... 1 s is clamped (10 s: still 100).
     @Test func aJoiningSinkGetsTheSameSamplesAndWakeUpsInFewerBatches() throws {
-        func run(join: Int) throws -> (CaptureStatistics, Collector, [Sample]) {
+        func run(join: Int, delay: Int64 = 250_000_000) throws -> (CaptureStatistics, Collector, [Sample]) {
             let device = try SimulatedDevice(rateHz: 100, window: .init(warmupReads: 1, reads: 3))
             let capture = IIOCapture(simulating: device, options: CaptureOptions(rate: 100, batching: .samples(1), sampleLimit: 1_010))
             var sink = Collector()
             sink.join = join
+            sink.joinDelay = delay
             let stats = try SignalPipeTestLock.withLock { try capture.run(into: &sink) }
             // Times from the device's first scan (each device starts at the real clock).
             let samples = sink.batches.flatMap(\.samples).map { s in
@@ -52,6 +58,12 @@ struct SimulatedCaptureTests {
         #expect(same && joinedSamples.count == 1_010)
         #expect(b.userspaceReturns == a.userspaceReturns && a.userspaceReturns == 1_010)
         #expect(b.devices.first?.drainsWithData == 1_010 && b.refills == a.refills)
+        for delay in [1_000_000_000, 10_000_000_000] as [Int64] {
+            let (c, second, secondSamples) = try run(join: 128, delay: delay)
+            #expect(second.batches.map(\.count) == Array(repeating: 100, count: 10) + [10], "delay \(delay)")
+            let sameAgain = secondSamples == plainSamples
+            #expect(sameAgain && c.samples == 1_010 && c.userspaceReturns == 1_010 && c.stopReason == .sampleCount)
+        }
     }
 
     @Test(arguments: [1, 100])

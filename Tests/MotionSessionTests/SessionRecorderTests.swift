@@ -22,6 +22,7 @@ struct ReportlessObserver: SessionObserver {
     var reports = 0
     var summary: SessionSummary?
     var acceptsJoinedBatches = true
+    var joinedBatchNanoseconds: Int64 = 250_000_000
     func wantsBatchReport(endingAt lastSample: Int64) -> Bool { false }
     mutating func batch(_ report: BatchReport) { reports += 1 }
     mutating func event(_ event: SessionEvent, sequence: Int) {}
@@ -112,6 +113,21 @@ struct ReportlessObserver: SessionObserver {
         every.acceptsJoinedBatches = false
         #expect(SessionRecorder(settings: Self.settings(.none), observer: every).maxJoinedSamples == 1)
         #expect(SessionRecorder(settings: Self.settings(.none), observer: CollectingObserver()).maxJoinedSamples == 1)
+    }
+
+    /// How long a joined sample may wait (``MotionIIO/CaptureSink/maxJoinNanoseconds``) is the
+    /// observer's (``SessionObserver/joinedBatchNanoseconds``: 1 s without a live view), kept
+    /// within 250 ms ... 1 s, with 32 samples allowed per 250 ms (128 for a second: 100 at 100 Hz).
+    @Test(arguments: [(Int64(250_000_000), 32, Int64(250_000_000)), (1_000_000_000, 128, 1_000_000_000),
+                      (500_000_000, 64, 500_000_000), (10_000_000_000, 128, 1_000_000_000), (0, 32, 250_000_000), (-5, 32, 250_000_000)])
+    func theJoiningDelayIsTheObserversWithinBounds(asked: Int64, samples: Int, delay: Int64) throws {
+        var observer = ReportlessObserver()
+        observer.joinedBatchNanoseconds = asked
+        let r = SessionRecorder(settings: Self.settings(.none), observer: observer)
+        #expect(r.maxJoinedSamples == samples && r.maxJoinNanoseconds == delay)
+        let dir = try TestPaths.makeScratchDirectory(prefix: "motionbatch-session").path
+        let recording = SessionRecorder(settings: Self.settings(.file(dir + "/j.csv", overwrite: false)), observer: observer)
+        #expect(recording.maxJoinedSamples == 1 && recording.maxJoinNanoseconds == 250_000_000)
     }
 
     /// The live analysis joins small deliveries (``MotionAnalysis/DeliveryCoalescer``): whatever

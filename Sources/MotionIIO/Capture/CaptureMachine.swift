@@ -85,9 +85,10 @@ public struct CaptureMachine: Sendable {
         /// ``CaptureStatistics/userspaceReturns``); only the work after each wake-up is joined.
         /// Set from the sink (``CaptureSink/maxJoinedSamples``), which sees fewer, larger batches.
         public var joinSamples = 1
-        /// ... and the delay a joined sample may see before it is delivered (ns): a collection
-        /// takes at most the samples that arrive in it at the stream's rate (25 at 100 Hz; none
-        /// below 8 Hz), and is cut at twice it when the device stalls.
+        /// ... and the delay a joined sample may see before it is delivered (ns; set from the sink,
+        /// ``CaptureSink/maxJoinNanoseconds``): a collection takes at most the samples that arrive
+        /// in it at the stream's rate (at 250 ms: 25 at 100 Hz, none below 8 Hz; at 1 s: 100 at
+        /// 100 Hz, none below 2 Hz), and is cut at twice it when the device stalls.
         public var joinNanoseconds: Int64 = 250_000_000
 
         /// Creates settings.

@@ -19,6 +19,11 @@ public protocol CaptureSink {
     /// capture then joins up to that many samples (or 250 ms of them) before running the machine
     /// and the sink once (``CaptureMachine/Settings/joinSamples``).
     var maxJoinedSamples: Int { get }
+    /// How long a joined sample may wait before it is delivered (ns; default 250 ms, clamped to
+    /// 1 ms ... 1 s by the driver): ``CaptureMachine/Settings/joinNanoseconds``. A sink that shows
+    /// nothing per batch (no live view) may say up to a second: the process still wakes for every
+    /// sample, and the work after the wake-ups runs once a second.
+    var maxJoinNanoseconds: Int64 { get }
     /// Flushes and syncs; called once at the end, with why the capture stopped and its final
     /// figures (the process counters included when ``wantsProcessCounters``).
     mutating func close(_ reason: CaptureStopReason, progress: CaptureMachine.Progress) throws
@@ -31,4 +36,6 @@ extension CaptureSink {
     public var wantsProcessCounters: Bool { false }
     /// One wake-up's samples per batch.
     public var maxJoinedSamples: Int { 1 }
+    /// 250 ms (what a live view redrawn four times a second needs).
+    public var maxJoinNanoseconds: Int64 { 250_000_000 }
 }

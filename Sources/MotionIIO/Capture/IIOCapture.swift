@@ -144,6 +144,7 @@ public final class IIOCapture {
         settings.remoteURI = pollable ? nil : context.uri
         settings.reconnect = options.reconnect
         settings.joinSamples = max(1, sink.maxJoinedSamples)
+        settings.joinNanoseconds = min(max(sink.maxJoinNanoseconds, 1_000_000), 1_000_000_000)
         do throws(SystemError) {
             try Self.installSignalHandlers(pauseSignals: options.pauseSignals && context.isLocal)
             timer = try MonotonicTimer()

@@ -24,6 +24,12 @@ public protocol SessionObserver {
     /// served by joined batches). With no recording either, a per-sample capture then joins up to
     /// 32 samples or 250 ms into one batch (``MotionIIO/CaptureSink/maxJoinedSamples``).
     var acceptsJoinedBatches: Bool { get }
+    /// How long a joined batch may hold a sample (ns; default 250 ms, for a live view redrawn four
+    /// times a second). An observer that shows nothing per batch (no live view: stderr a file or
+    /// the journal) may say up to 1 s: the per-sample capture's work after its wake-ups (machine,
+    /// session, analysis) then runs once a second; the results are the same (the analysis does
+    /// not depend on how samples are batched), and event lines come up to a second later.
+    var joinedBatchNanoseconds: Int64 { get }
 }
 
 extension SessionObserver {
@@ -32,6 +38,9 @@ extension SessionObserver {
 
     /// False: a batch per wake-up.
     public var acceptsJoinedBatches: Bool { false }
+
+    /// 250 ms.
+    public var joinedBatchNanoseconds: Int64 { 250_000_000 }
 
     /// Tells ``batch(_:)``.
     public mutating func batch(_ report: BatchReport, samples: SampleBatch) { batch(report) }
@@ -69,14 +78,26 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     /// and checkpoints).
     public var wantsProcessCounters: Bool { true }
 
-    /// Samples joined into one batch (``MotionIIO/CaptureSink/maxJoinedSamples``): 32 when nothing
-    /// is recorded (a recording loses at most its last batch: one wake-up's samples) and the
-    /// observer takes joined batches, else 1.
+    /// Samples joined into one batch (``MotionIIO/CaptureSink/maxJoinedSamples``) when nothing is
+    /// recorded (a recording loses at most its last batch: one wake-up's samples) and the
+    /// observer takes joined batches: ``joinedSamples`` per 250 ms of the observer's
+    /// ``SessionObserver/joinedBatchNanoseconds`` (32, or 128 for a second); else 1.
     public var maxJoinedSamples: Int {
-        machine.settings.output == .none && observer.acceptsJoinedBatches ? Self.joinedSamples : 1
+        guard joins else { return 1 }
+        return Self.joinedSamples * Int(max(1, min(4, observer.joinedBatchNanoseconds / 250_000_000)))
     }
 
-    /// Samples per joined batch (with the capture's 250 ms bound: 0.32 s at 100 Hz).
+    /// The delay a joined sample may see (``MotionIIO/CaptureSink/maxJoinNanoseconds``): the
+    /// observer's ``SessionObserver/joinedBatchNanoseconds`` (250 ms to 1 s) when batches are
+    /// joined, else 250 ms (unused).
+    public var maxJoinNanoseconds: Int64 {
+        joins ? min(max(observer.joinedBatchNanoseconds, 250_000_000), 1_000_000_000) : 250_000_000
+    }
+
+    /// Whether per-sample deliveries are joined: nothing recorded, and an observer that takes them.
+    private var joins: Bool { machine.settings.output == .none && observer.acceptsJoinedBatches }
+
+    /// Samples per 250 ms of joining (with the capture's 250 ms bound: 0.32 s at 100 Hz).
     public static var joinedSamples: Int { 32 }
 
     private var clock: ClockReading { ClockReading.now(bootID: bootID) }
