@@ -122,7 +122,7 @@ struct ActivityHysteresis: Sendable {
                 if evidence[k] == 0 { runStart[k] = k == ActivityClass.still.index ? 2 * center - end : center }
                 evidence[k] += hop * e.memberships[k]
             } else {
-                evidence[k] = Swift.max(0, evidence[k] - configuration.evidenceDecay * hop)
+                evidence[k] = Swift.max(0, evidence[k] - configuration.evidenceDecay * hop * (1 - e.memberships[k]))
             }
         }
         // Gait rules out a vehicle and pedalling: a walking or running window clears their
