@@ -91,8 +91,9 @@ public struct ActivityClassifierConfiguration: Sendable, Equatable {
     }
     /// Minimum time (s) in a class before it may change (from ``ActivitySegment/start``).
     public var minimumHoldSeconds: [Double] = [3, 3, 3, 10, 20, 0]
-    /// Seconds of evidence taken away from every other class per second of a window (leaky
-    /// accumulation: a brief contrary window does not reset a run).
+    /// Seconds of evidence taken away from every other class per second of a window, times 1 −
+    /// the window's membership of that class (`unknown`: the whole; leaky accumulation: a brief
+    /// contrary window does not reset a run, and a doubtful one takes little).
     public var evidenceDecay = 0.5
     /// Longest back-dating of a new segment (s) before its announcement: bounds how long a step's
     /// vehicle decision may stay open (the step counter's extra hold).

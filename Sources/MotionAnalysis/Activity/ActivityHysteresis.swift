@@ -1,7 +1,9 @@
 /// The smoothing state machine over the windows' evidence: per class, seconds of evidence
 /// accumulate (each window favouring a class adds its hop times its membership, so a clear
 /// window counts fully and a doubtful one half; leaky: other windows take
-/// ``ActivityClassifierConfiguration/evidenceDecay`` away),
+/// ``ActivityClassifierConfiguration/evidenceDecay`` away, times 1 − their membership of the
+/// class: a window that still shows it strongly takes little; `unknown`, a remainder, always
+/// the whole decay),
 /// and the current class changes to another once that one's evidence reaches the table
 /// ``ActivityClassifierConfiguration/enterSeconds`` for this pair and the current class has been
 /// held its minimum time. The change is announced at the deciding window's end; the segment it
@@ -122,7 +124,8 @@ struct ActivityHysteresis: Sendable {
                 if evidence[k] == 0 { runStart[k] = k == ActivityClass.still.index ? 2 * center - end : center }
                 evidence[k] += hop * e.memberships[k]
             } else {
-                evidence[k] = Swift.max(0, evidence[k] - configuration.evidenceDecay * hop * (1 - e.memberships[k]))
+                let against = k == ActivityClass.unknown.index ? 1 : 1 - e.memberships[k]
+                evidence[k] = Swift.max(0, evidence[k] - configuration.evidenceDecay * hop * against)
             }
         }
         // Gait rules out a vehicle and pedalling: a walking or running window clears their

@@ -74,6 +74,37 @@ struct ActivityHysteresisTests {
         #expect(segments[2].start == firstWithout)
     }
 
+    /// A window takes evidence from a class only as far as it speaks against it: a still run
+    /// broken by two windows that favour a vehicle while still 75 % still (a quiet body's
+    /// vibration) keeps its start, and the still segment is back-dated to the first calm window's
+    /// start (here the stream's start, as the first window speaks for the stretch before it);
+    /// with windows that are not still at all the run restarts after them.
+    @Test(arguments: [(0.75, true), (0.0, false)])
+    func aDoubtfulContraryWindowDoesNotRestartARun(stillInBetween: Double, keepsStart: Bool) throws {
+        var h = ActivityHysteresis(configuration: ActivityClassifierConfiguration())
+        h.start(at: 0)
+        var mixed = Self.evidence(.vehicle)
+        mixed.memberships[ActivityClass.still.index] = stillInBetween
+        mixed.memberships[ActivityClass.unknown.index] = 0
+        let windows = [Self.evidence(.still, 0.75), mixed, mixed] + Array(repeating: Self.evidence(.still), count: 20)
+        var changes: [Int64] = []
+        for (i, e) in windows.enumerated() {
+            let end = 4 * Self.second + Int64(i) * Self.hop
+            h.extend(to: end)
+            // The first window after a start speaks from the start (centre 0), as the classifier's does.
+            if let at = h.observe(center: i == 0 ? 0 : end - 2 * Self.second, end: end, e) { changes.append(at) }
+        }
+        let still = try #require(h.segments.first { $0.label == .still })
+        #expect(changes.count == 1)
+        if keepsStart {
+            #expect(still.start == 0 && h.segments.count == 1, "\(h.segments)")
+        } else {
+            // Restarted at the first window after the vehicle ones (ending at 5.2 s, centre 3.2 s):
+            // back-dated to its start, 2 × centre − end = 1.2 s; `unknown` before it.
+            #expect(still.start == 1_200_000_000 && h.segments.map(\.label) == [.unknown, .still], "\(h.segments)")
+        }
+    }
+
     @Test func gaitWithinTheLimitKeepsTheWalk() {
         var c = ActivityClassifierConfiguration()
         c.gaitLostSeconds = 6
