@@ -83,13 +83,12 @@ public struct SessionRecorder<Observer: SessionObserver>: CaptureSink {
     /// observer takes joined batches: ``joinedSamples`` per 250 ms of the observer's
     /// ``SessionObserver/joinedBatchNanoseconds`` (32, or 128 for a second); else 1.
     public var maxJoinedSamples: Int {
-        guard joins else { return 1 }
-        return Self.joinedSamples * Int(max(1, min(4, observer.joinedBatchNanoseconds / 250_000_000)))
+        joins ? Self.joinedSamples * Int(maxJoinNanoseconds / 250_000_000) : 1
     }
 
     /// The delay a joined sample may see (``MotionIIO/CaptureSink/maxJoinNanoseconds``): the
-    /// observer's ``SessionObserver/joinedBatchNanoseconds`` (250 ms to 1 s) when batches are
-    /// joined, else 250 ms (unused).
+    /// observer's ``SessionObserver/joinedBatchNanoseconds`` kept within 250 ms ... 1 s when
+    /// batches are joined, else 250 ms (unused).
     public var maxJoinNanoseconds: Int64 {
         joins ? min(max(observer.joinedBatchNanoseconds, 250_000_000), 1_000_000_000) : 250_000_000
     }
