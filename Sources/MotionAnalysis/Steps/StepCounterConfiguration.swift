@@ -4,7 +4,9 @@
 /// - **Tuned by the grid** of the cross-validation of `motionbatch eval steps` (MotionEvaluation's
 ///   `StepSearchSpace.standard`): ``minPeriodicity``, ``maxIntervalRatio``, ``minSwing``,
 ///   ``weakStepFraction``, ``continuationMinPhase``, ``minWalkingPeriodicity``; the defaults are
-///   what the search picks on the whole corpus.
+///   what the search picked on the whole corpus before the Oxford truth repair (with it, it
+///   picks ``weakStepFraction`` 0 and ``continuationMinPhase`` 0.7; why the defaults stay:
+///   docs/step-counter.md, "Truth repairs").
 /// - **Fixed, flat in their sweep**: ``minAmplitude``, ``weakRunIntervalRatio``,
 ///   ``maxAmplitudeRatio``, ``alternatingIntervalRatio`` (kept at their issue-4 values).
 /// - **Fixed by an argument, not the data**: ``slowRunIntervalRatio`` (the grid's time

@@ -272,6 +272,12 @@ enum EvalStepsCommand {
         case .nonWalking:
             io.out("  (false steps = steps counted beyond the manifest truth: \(r.falseSteps) in \(f(r.hours, 2)) h; total counted \(r.files.map(\.counted).reduce(0, +)), truth \(r.files.map(\.truth).reduce(0, +)))")
         case .oxford:
+            if let t = r.truthRepair {
+                let repaired = r.files.filter { ($0.truthRepair?.doubleTriggers ?? 0) + ($0.truthRepair?.missedTriggers ?? 0) > 0 }.count
+                io.out("  truth: the foot-switch files repaired (docs/step-counter.md, \"Truth repairs\"): \(t.doubleTriggers) double triggers dropped, \(t.missedTriggers) missed triggers added, in \(repaired) of \(r.files.count) files (\(t.recordedCount) -> \(t.repairedCount) steps)")
+                io.out("  against the files as recorded (a diagnostic): in-sample MAPE \(f(r.mapeAsRecorded, 2)) %, worst \(f(r.maxAbsErrorAsRecordedPercent)) %"
+                       + (cv.map { "; cross-validated MAPE \(f($0.mapeAsRecorded, 2)) %, worst \(f($0.maxAbsErrorAsRecordedPercent)) %" } ?? ""))
+            }
             // Per device/user group (first two name parts), to show how the error spreads across held-out groups.
             io.out("  by phone_user: " + r.mapeByGroup(\.phoneAndUser).map { "\($0.group) MAPE \(f($0.mape))% (\($0.files))" }.joined(separator: ", "))
             io.out("  by position: " + r.mapeByGroup(\.position).map { "\($0.group) MAPE \(f($0.mape))% (\($0.files))" }.joined(separator: ", "))
@@ -423,6 +429,9 @@ enum EvalStepsCommand {
                 o += "\"error_percent\":\(x.errorPercent.map(n) ?? "null"),\"duration_s\":\(n(x.durationSeconds)),\"max_latency_s\":\(n(x.maxLatencySeconds)),\"max_activity_hold_s\":\(n(x.maxActivityHoldSeconds))"
                 if let g = x.gait { o += ",\"gait_s\":\(n(g.gaitSeconds)),\"silent_gait_s\":\(n(g.silentGaitSeconds)),\"steps_outside_gait\":\(g.stepsOutsideGait)" }
                 if let i = x.inferred { o += ",\"inferred_steps\":\(i)" }
+                if let t = x.truthRepair {
+                    o += ",\"truth_as_recorded\":\(t.recordedCount),\"double_triggers\":\(t.doubleTriggers),\"missed_triggers\":\(t.missedTriggers)"
+                }
                 if let m = x.matching { o += ",\"matched\":\(m.matched),\"precision\":\(n(m.precision)),\"recall\":\(n(m.recall)),\"offset_s\":\(n(Double(m.offset) / 1e9))" }
                 if let c = changes[x.path] {
                     o += ",\"source_path\":\(q(c.sourcePath)),\"untransformed_counted\":\(c.sourceCount),\"change_percent\":\(n(c.changePercent))"
@@ -440,6 +449,10 @@ enum EvalStepsCommand {
             let g = r.gait
             o += ",\"gait_s\":\(n(g.gaitSeconds)),\"silent_gait_s\":\(n(g.silentGaitSeconds)),\"longest_silence_s\":\(n(g.longestSilenceSeconds)),\"steps_outside_gait\":\(g.stepsOutsideGait)"
             o += ",\"inferred_steps\":\(r.inferred),\"mape_with_inferred_percent\":\(n(r.mapeWithInferred)),\"max_abs_error_with_inferred_percent\":\(n(r.maxAbsErrorWithInferredPercent))"
+            if let t = r.truthRepair {
+                o += ",\"truth_as_recorded\":\(t.recordedCount),\"double_triggers\":\(t.doubleTriggers),\"missed_triggers\":\(t.missedTriggers),"
+                o += "\"mape_as_recorded_percent\":\(n(r.mapeAsRecorded)),\"max_abs_error_as_recorded_percent\":\(n(r.maxAbsErrorAsRecordedPercent))"
+            }
             if r.set == .bouts {
                 o += ",\"bouts\":\(r.boutCount),\"bout_truth\":\(r.boutTruth),\"bout_recall\":\(r.boutRecall.map(n) ?? "null"),\"bout_count_recall\":\(r.boutCountRecall.map(n) ?? "null"),"
                 o += "\"bout_excess\":\(r.boutExcess),\"pause_steps_per_hour\":\(n(r.pauseStepsPerHour))"

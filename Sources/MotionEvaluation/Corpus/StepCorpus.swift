@@ -72,10 +72,15 @@ public struct StepCorpus: Sendable {
                 let name = String(row.path.split(separator: "/").last ?? "")
                 if row.path.hasPrefix("steps/oxford/") {
                     let truthPath = StepTruth.path(forRecording: directory + "/" + row.path)
-                    let times = try StepTruth.read(truthPath)
+                    // Foot switches double-trigger and miss: the truth is repaired, each repair counted.
+                    let repaired = FootSwitchTruth(recorded: try StepTruth.read(truthPath))
                     let subject = name.split(separator: "_").dropFirst().first.map(String.init) ?? name
+                    let repair = repaired.repair
                     recordings.append(StepRecording(path: row.path, sourcePath: row.path, set: .oxford, activity: activity,
-                                                    unit: "oxford:" + subject, truth: truth, truthTimes: times,
+                                                    unit: "oxford:" + subject, truth: truth - repair.doubleTriggers + repair.missedTriggers,
+                                                    truthTimes: repaired.times,
+                                                    truthRepair: FootSwitchTruth.Repair(recordedCount: truth, doubleTriggers: repair.doubleTriggers,
+                                                                                        missedTriggers: repair.missedTriggers),
                                                     declaredRateHz: r.header.declaredRate, samples: r.samples))
                 } else {
                     recordings.append(StepRecording(path: row.path, sourcePath: row.path, set: activity == "walking" ? .bangleWalks : .nonWalking,

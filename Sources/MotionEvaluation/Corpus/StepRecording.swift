@@ -15,8 +15,11 @@ public struct StepRecording: Sendable {
     public var activity: String
     /// The cross-validation unit (``StepCrossValidation``): `oxford:<subject>`, or a Bangle.js wearer group (``StepCorpus/bangleSource(_:)``).
     public var unit: String
-    /// True steps in the whole recording.
+    /// True steps in the whole recording (where the truth file was repaired, after the repair).
     public var truth: Int
+    /// What the evaluation repaired in the recording's foot-switch truth (``FootSwitchTruth``);
+    /// nil where it was taken as it is.
+    public var truthRepair: FootSwitchTruth.Repair?
     /// Every true step's time (ns), where the dataset has them (Oxford and what derives from it).
     public var truthTimes: [Int64]?
     /// The walking bouts of a bout recording (empty otherwise).
@@ -28,7 +31,8 @@ public struct StepRecording: Sendable {
 
     /// Creates a recording.
     public init(path: String, sourcePath: String, set: StepEvaluation.Set, activity: String, unit: String, truth: Int,
-                truthTimes: [Int64]? = nil, bouts: [StepBout] = [], declaredRateHz: Double? = nil, samples: [Sample]) {
+                truthTimes: [Int64]? = nil, truthRepair: FootSwitchTruth.Repair? = nil, bouts: [StepBout] = [], declaredRateHz: Double? = nil,
+                samples: [Sample]) {
         self.path = path
         self.sourcePath = sourcePath
         self.set = set
@@ -36,6 +40,7 @@ public struct StepRecording: Sendable {
         self.unit = unit
         self.truth = truth
         self.truthTimes = truthTimes
+        self.truthRepair = truthRepair
         self.bouts = bouts
         self.declaredRateHz = declaredRateHz
         self.samples = samples

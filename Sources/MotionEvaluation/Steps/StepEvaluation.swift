@@ -72,8 +72,10 @@ public struct StepEvaluation: Sendable {
         public var unit: String
         /// Steps counted.
         public var counted: Int
-        /// Ground-truth steps.
+        /// Ground-truth steps (after the repair of a foot-switch file).
         public var truth: Int
+        /// The repair of the recording's foot-switch truth (``FootSwitchTruth``), nil where none was made.
+        public var truthRepair: FootSwitchTruth.Repair? = nil
         /// Recording duration, seconds.
         public var durationSeconds: Double
         /// Longest delay between a step's timestamp and the sample whose processing emitted it
@@ -107,6 +109,12 @@ public struct StepEvaluation: Sendable {
         public var errorWithInferredPercent: Double? {
             guard truth > 0, let inferred else { return nil }
             return 100 * Double(counted + inferred - truth) / Double(truth)
+        }
+        /// Signed error in percent of the truth file as recorded, before its repair (a diagnostic;
+        /// nil without a repair or when that truth is 0).
+        public var errorAsRecordedPercent: Double? {
+            guard let r = truthRepair, r.recordedCount > 0 else { return nil }
+            return 100 * Double(counted - r.recordedCount) / Double(r.recordedCount)
         }
         /// Steps counted beyond the truth (the false steps of a non-walking recording).
         public var excess: Int { max(0, counted - truth) }
@@ -143,6 +151,18 @@ public struct StepEvaluation: Sendable {
         }
         /// Largest absolute percentage error.
         public var maxAbsErrorPercent: Double { files.compactMap { $0.errorPercent.map(abs) }.max() ?? 0 }
+        /// The files' truth repairs summed; nil when no file's truth was repaired.
+        public var truthRepair: FootSwitchTruth.Repair? {
+            let r = files.compactMap(\.truthRepair)
+            return r.isEmpty ? nil : .total(r)
+        }
+        /// MAPE against the truth files as recorded (files with a repair record; a diagnostic).
+        public var mapeAsRecorded: Double {
+            let e = files.compactMap { $0.errorAsRecordedPercent.map(abs) }
+            return e.isEmpty ? 0 : e.reduce(0, +) / Double(e.count)
+        }
+        /// Largest absolute error against the truth files as recorded, percent (a diagnostic).
+        public var maxAbsErrorAsRecordedPercent: Double { files.compactMap { $0.errorAsRecordedPercent.map(abs) }.max() ?? 0 }
         /// Pooled precision over all matched files (sum matched / sum detected).
         public var precision: Double? {
             let m = files.compactMap(\.matching)
@@ -342,7 +362,7 @@ public struct StepEvaluation: Sendable {
             bouts = zip(r.bouts, counts).map { BoutResult(truth: $0.truth, counted: $1) }
             pauseSeconds -= r.bouts.map { Double($0.end - $0.start) / 1e9 }.reduce(0, +)
         }
-        return FileResult(path: r.path, sourcePath: r.sourcePath, activity: r.activity, set: r.set, unit: r.unit, counted: steps.count, truth: r.truth,
+        return FileResult(path: r.path, sourcePath: r.sourcePath, activity: r.activity, set: r.set, unit: r.unit, counted: steps.count, truth: r.truth, truthRepair: r.truthRepair,
                           durationSeconds: r.durationSeconds, maxLatencySeconds: latency,
                           matching: matching ? r.truthTimes.map { StepMatching(detected: steps, truth: $0) } : nil,
                           bouts: bouts, pauseSteps: pauseSteps, pauseSeconds: Swift.max(0, pauseSeconds), steps: steps)
