@@ -22,7 +22,8 @@ enum EvalActivityCommand {
             labelled time (1 s trimmed at both ends of every label run; transitions not judged), \
             left one source out (a source is a dataset and wearer: each HAPT subject, each spsw \
             subject): stillMotion, walkingMinimum, walkingEntrySeconds and gaitRotation are re-tuned on the other sources over a small \
-            grid and the held-out source is judged with the choice (in-sample figures with the \
+            grid (fewest targets missed there first, then agreement) and the held-out source is \
+            judged with the choice (in-sample figures with the \
             defaults beside, a diagnostic). HAPT: median delay from the end of a still or posture \
             label to the announcement of walking. spsw: the walking onset from a cold start (the \
             first walking announcement minus the start of the first walking label). ST logs: each \
@@ -97,7 +98,7 @@ enum EvalActivityCommand {
         let l = r.labelled
         let titles = ["hapt_waist": "HAPT (waist phone)", "spsw_pocket": "spsw (trouser-pocket phone)", "spsw_wrist": "spsw (smartwatch on the wrist)"]
         line("== Labelled recordings, leave one source out (\(l.files.count) recordings, \(Set(l.files.map(\.source)).count) sources: each HAPT subject, each spsw subject)")
-        line("   \(l.configurations.first.map { $0.map(\.0).joined(separator: ", ") } ?? "") re-tuned per fold on the other sources over a \(l.configurations.count)-point grid; in-sample (defaults) beside, a diagnostic")
+        line("   \(l.configurations.first.map { $0.map(\.0).joined(separator: ", ") } ?? "") re-tuned per fold on the other sources over a \(l.configurations.count)-point grid (fewest targets missed there, then agreement); in-sample (defaults) beside, a diagnostic")
         for g in l.groups {
             line("  \(titles[g.group] ?? g.group), \(g.recordings) recordings:")
             line("    agreement still/walking: \(f(g.crossValidated.percent, 2)) % of \(f(g.crossValidated.judgedSeconds / 60, 1)) min (in-sample \(f(g.inSample.percent, 2)) %)")

@@ -324,24 +324,55 @@ public struct ActivityEvaluation: Sendable {
         return nil
     }
 
-    /// The tuning objective of a configuration on some recordings: the mean over the groups
-    /// present of each group's score (so that HAPT's long sequences do not outweigh spsw's short
-    /// ones, nor the other way round): a labelled group's pooled agreement, a one-activity group's
-    /// mean percent of time in its files' expected classes (ST's `other` is not judged).
-    static func objective(_ files: [LabelledFile], _ others: [OneActivityFile] = [], configuration c: Int) -> Double {
+    /// The tuning objective of a configuration on some recordings (a fold's training sources),
+    /// as the step counter's cross-validation judges its grid: first the targets missed on those
+    /// recordings alone (``verdicts(_:)`` of the sets they hold: the labelled groups' agreement
+    /// and onset, the ST logs' majorities, the rides), then the mean over the groups present of
+    /// each group's score (so that HAPT's long sequences do not outweigh spsw's short ones, nor
+    /// the other way round): a labelled group's pooled agreement, a one-activity group's mean
+    /// percent of time in its files' expected classes (ST's `other` is not judged).
+    static func objective(_ files: [LabelledFile], _ others: [OneActivityFile] = [], configuration c: Int) -> TrainingObjective {
         var scores: [Double] = []
+        var groups: [GroupFigures] = []
         for g in Swift.Set(files.map(\.group)).sorted() {
-            scores.append(ActivityAgreement.pooled(files.filter { $0.group == g }.map { $0.byConfiguration[c] }).percent)
+            let figures = files.filter { $0.group == g }.map { $0.byConfiguration[c] }
+            let pooled = ActivityAgreement.pooled(figures)
+            scores.append(pooled.percent)
+            groups.append(GroupFigures(group: g, recordings: figures.count, inSample: pooled, crossValidated: pooled,
+                                       firstOnsets: figures.compactMap { $0.onsetDelays.isEmpty ? nil : .some($0.onsetDelays[0]) }))
         }
         for g in Swift.Set(others.map(\.group)).sorted() {
             let judged = others.filter { $0.group == g }.map { $0.byConfiguration[c] }.compactMap { f in f.expected.map { f.percent($0) } }
             if !judged.isEmpty { scores.append(judged.reduce(0, +) / Double(judged.count)) }
         }
-        return scores.isEmpty ? 0 : scores.reduce(0, +) / Double(scores.count)
+        func results(_ group: String) -> [FileResult] { others.filter { $0.group == group }.map { $0.byConfiguration[c] } }
+        let report = Report(labelled: LabelledResult(files: [], configurations: [], groups: groups, chosen: [], bySource: []),
+                            stPocket: results("st_pocket"), stWrist: results("st_wrist"), vehicle: results("rides"), walks: [])
+        var present = Swift.Set(groups.map(\.group))
+        if !report.stPocket.isEmpty { present.insert("st_pocket") }
+        if !report.stWrist.isEmpty { present.insert("st_wrist") }
+        if !report.rides.isEmpty { present.insert("rides") }
+        let missed = verdicts(report).filter { !$0.met && present.contains($0.set) }.count
+        return TrainingObjective(missed: missed, score: scores.isEmpty ? 0 : scores.reduce(0, +) / Double(scores.count))
+    }
+
+    /// A configuration's figures on a fold's training sources: fewer missed targets is better,
+    /// then a higher score.
+    struct TrainingObjective: Equatable {
+        /// Targets missed on the training sources.
+        var missed: Int
+        /// The mean group score (percent).
+        var score: Double
+
+        /// Whether this is better than `other` (a score better by more than 10⁻⁹; ties keep `other`).
+        func isBetter(than other: TrainingObjective) -> Bool {
+            missed != other.missed ? missed < other.missed : score > other.score + 1e-9
+        }
     }
 
     /// Leave one source out: per source, the configuration with the best ``objective(_:_:configuration:)``
-    /// on every other source (ties: the earlier one, so the defaults win a tie) judges that source.
+    /// on every other source (fewest missed targets, then the highest score; ties: the earlier
+    /// one, so the defaults win a tie) judges that source.
     static func crossValidate(_ files: [LabelledFile], _ others: [OneActivityFile] = [],
                               configurations: [[(String, Double)]] = ActivityEvaluation.configurations) -> LabelledResult {
         let sources = Array(Swift.Set(files.map(\.source) + others.map(\.source))).sorted()
@@ -352,10 +383,11 @@ public struct ActivityEvaluation: Sendable {
         var bySource: [(String, ActivityAgreement)] = []
         for s in sources {
             let training = files.filter { $0.source != s }, trainingOthers = others.filter { $0.source != s }
-            var best = 0, bestScore = -Double.infinity
-            for c in 0..<n {
-                let score = objective(training, trainingOthers, configuration: c)
-                if score > bestScore + 1e-9 { best = c; bestScore = score }
+            var best = 0
+            var bestObjective = objective(training, trainingOthers, configuration: 0)
+            for c in 1..<Swift.max(1, n) {
+                let o = objective(training, trainingOthers, configuration: c)
+                if o.isBetter(than: bestObjective) { best = c; bestObjective = o }
             }
             chosen.append((s, best))
             chosenBySource[s] = best

@@ -55,8 +55,9 @@ struct ActivityAgreementTests {
         #expect(ActivityEvaluation.expectedClass("jogging") == .running && ActivityEvaluation.expectedClass("other") == nil)
     }
 
-    /// The configuration judging a source is chosen on the other sources only, by the mean of
-    /// the groups' agreements (a group is not outweighed by a longer one).
+    /// The configuration judging a source is chosen on the other sources only, by the targets
+    /// missed there, then the mean of the groups' agreements (a group is not outweighed by a
+    /// longer one).
     @Test func crossValidationNeverTunesOnTheHeldOutSource() throws {
         let n = ActivityEvaluation.configurations.count
         func figures(best: Int, seconds: Double = 100) -> [ActivityAgreement] {
@@ -82,7 +83,9 @@ struct ActivityAgreementTests {
         // A long group does not outweigh a short one: 1000 s of HAPT favouring 1 against two
         // spsw groups of 10 s favouring 2; holding out the HAPT source leaves only spsw, which picks 2,
         // and holding out a spsw source, the mean of the groups (HAPT 1, the other spsw group 2) is
-        // a tie broken towards the earlier configuration.
+        // a tie, which the targets break: configuration 1 misses the other spsw group's agreement
+        // and onset targets, 2 only HAPT's agreement (HAPT's onset target, without onsets, is
+        // missed by both).
         let mixed = [
             file("h", "hapt", "waist", figures(best: 1, seconds: 1000)),
             file("p", "spsw", "pocket", figures(best: 2, seconds: 10)),
@@ -90,7 +93,7 @@ struct ActivityAgreementTests {
         ]
         let m = ActivityEvaluation.crossValidate(mixed)
         #expect(m.chosen.map(\.source) == ["hapt:h", "spsw:p", "spsw:w"])
-        #expect(m.chosen.map(\.configuration) == [2, 1, 1])
+        #expect(m.chosen.map(\.configuration) == [2, 2, 2])
         #expect(m.groups.map(\.group) == ["hapt_waist", "spsw_pocket", "spsw_wrist"])
         // The first configuration is the defaults.
         let first = try #require(ActivityEvaluation.configurations.first)
@@ -123,5 +126,31 @@ struct ActivityAgreementTests {
         #expect(r.oneActivity.map(\.file.path) == ["y1", "x1", "x2"])
         // Each held out is judged with what the other source favours: not its own best (100), not the defaults (10).
         #expect(r.oneActivity.map { $0.file.percent(.vehicle) } == [60, 50, 50])
+    }
+
+    /// A fold chooses by the targets first, as the step counter's cross-validation does: a
+    /// configuration that misses a training target loses to one that meets them all, even with
+    /// more time in the expected class (the mean score decides only between equals).
+    @Test func aFoldPrefersTheConfigurationThatMeetsItsTrainingTargets() {
+        let n = ActivityEvaluation.configurations.count
+        // Configuration 1: all the time in `vehicle` but two label changes in a short ride
+        // (target: at most 1); configuration 2: 95 % and no change; the others 10 %.
+        func ride(_ path: String) -> [ActivityEvaluation.FileResult] {
+            (0..<n).map { c in
+                let v: Double = c == 1 ? 100 : c == 2 ? 95 : 10
+                return ActivityEvaluation.FileResult(path: path, activity: "vehicle", expected: .vehicle, durationSeconds: 100,
+                                                     secondsPerClass: [0, 0, 0, 0, v, 100 - v], changes: c == 1 ? 2 : 0)
+            }
+        }
+        let others = [
+            ActivityEvaluation.OneActivityFile(source: "x", group: "rides", byConfiguration: ride("x1")),
+            ActivityEvaluation.OneActivityFile(source: "y", group: "rides", byConfiguration: ride("y1")),
+        ]
+        let training = [others[1]]
+        let one = ActivityEvaluation.objective([], training, configuration: 1), two = ActivityEvaluation.objective([], training, configuration: 2)
+        #expect(one.missed == 1 && two.missed == 0 && one.score > two.score)
+        #expect(two.isBetter(than: one) && !one.isBetter(than: two))
+        let r = ActivityEvaluation.crossValidate([], others)
+        #expect(r.chosen.map(\.configuration) == [2, 2])
     }
 }
