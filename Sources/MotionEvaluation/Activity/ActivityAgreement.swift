@@ -99,12 +99,7 @@ public struct ActivityAgreement: Sendable, Equatable {
     /// Median of ``postureEndDelays`` (s), as ``medianOnsetSeconds``.
     public var medianPostureEndSeconds: Double? { Self.median(postureEndDelays) }
 
-    static func median(_ values: [Double?]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let d = values.map { $0 ?? .infinity }.sorted()
-        let n = d.count
-        return n % 2 == 1 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2])
-    }
+    static func median(_ values: [Double?]) -> Double? { values.map { $0 ?? .infinity }.median }
 
     /// Onsets never announced.
     public var missedOnsets: Int { onsetDelays.filter { $0 == nil }.count }

@@ -341,11 +341,11 @@ public struct ActivityEvaluation: Sendable {
             groups.append(GroupFigures(group: g, recordings: figures.count, inSample: pooled, crossValidated: pooled,
                                        firstOnsets: figures.compactMap { $0.onsetDelays.isEmpty ? nil : .some($0.onsetDelays[0]) }))
         }
+        func results(_ group: String) -> [FileResult] { others.filter { $0.group == group }.map { $0.byConfiguration[c] } }
         for g in Swift.Set(others.map(\.group)).sorted() {
-            let judged = others.filter { $0.group == g }.map { $0.byConfiguration[c] }.compactMap { f in f.expected.map { f.percent($0) } }
+            let judged = results(g).compactMap { f in f.expected.map { f.percent($0) } }
             if !judged.isEmpty { scores.append(judged.reduce(0, +) / Double(judged.count)) }
         }
-        func results(_ group: String) -> [FileResult] { others.filter { $0.group == group }.map { $0.byConfiguration[c] } }
         let report = Report(labelled: LabelledResult(files: [], configurations: [], groups: groups, chosen: [], bySource: []),
                             stPocket: results("st_pocket"), stWrist: results("st_wrist"), vehicle: results("rides"), walks: [])
         var present = Swift.Set(groups.map(\.group))

@@ -75,12 +75,10 @@ public struct StepCorpus: Sendable {
                     // Foot switches double-trigger and miss: the truth is repaired, each repair counted.
                     let repaired = FootSwitchTruth(recorded: try StepTruth.read(truthPath))
                     let subject = name.split(separator: "_").dropFirst().first.map(String.init) ?? name
-                    let repair = repaired.repair
+                    var repair = repaired.repair
+                    repair.recordedCount = truth  // the manifest's count
                     recordings.append(StepRecording(path: row.path, sourcePath: row.path, set: .oxford, activity: activity,
-                                                    unit: "oxford:" + subject, truth: truth - repair.doubleTriggers + repair.missedTriggers,
-                                                    truthTimes: repaired.times,
-                                                    truthRepair: FootSwitchTruth.Repair(recordedCount: truth, doubleTriggers: repair.doubleTriggers,
-                                                                                        missedTriggers: repair.missedTriggers),
+                                                    unit: "oxford:" + subject, truth: repair.repairedCount, truthTimes: repaired.times, truthRepair: repair,
                                                     declaredRateHz: r.header.declaredRate, samples: r.samples))
                 } else {
                     recordings.append(StepRecording(path: row.path, sourcePath: row.path, set: activity == "walking" ? .bangleWalks : .nonWalking,

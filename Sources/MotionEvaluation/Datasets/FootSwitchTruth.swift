@@ -72,11 +72,8 @@ public struct FootSwitchTruth: Sendable, Equatable {
             let interval = (0..<n).map { Double(t[$0 + 1] - t[$0]) }
             // The median of intervals [lo - context, lo) and (hi, hi + context].
             func local(_ lo: Int, _ hi: Int) -> Double {
-                let around = (Swift.max(0, lo - Self.context)..<lo).map { interval[$0] }
-                    + ((hi + 1)..<Swift.min(n, hi + 1 + Self.context)).map { interval[$0] }
-                let s = around.sorted()
-                guard !s.isEmpty else { return 0 }
-                return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
+                let around = interval[Swift.max(0, lo - Self.context)..<lo] + interval[(hi + 1)..<Swift.min(n, hi + 1 + Self.context)]
+                return Array(around).median ?? 0
             }
             for i in edge..<(n - edge) {
                 let l = local(i, i)
