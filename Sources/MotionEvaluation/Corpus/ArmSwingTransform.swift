@@ -22,20 +22,24 @@ import Darwin
 ///    direction (vertical, `p`) and the rest (horizontal, `h`).
 /// 3. **Horizontal scaled by k**: the swing, the forearm's rotation of gravity and the lateral
 ///    sway all go with it (a wrist without swing still moves forward with the body; that
-///    step-frequency part goes too, the issue asks for the bounce).
-/// 4. **Vertical stride band scaled by k**: `p − (1 − k) · b`, where `b` is `p` band-passed over
+///    step-frequency part goes too, the issue asks for the bounce). The vertical gets back
+///    (1 − k²) of its second-order share, |a| − |gravity| − vertical: a turn of the sensor moves
+///    acceleration from the vertical into the horizontal without changing |a|, and taking the
+///    horizontal away must not leave a dip of |a| where the wrist turned.
+/// 4. **Vertical stride band scaled by k**: `p − (1 − k) · b`, where `b` is `p` (as step 3 left it) band-passed over
 ///    the stride band ``strideBand`` (Butterworth, 4th-order high-pass and 8th-order low-pass,
 ///    run forward and backward so that it adds no delay: gain squared, zero phase). At the
 ///    folder's slowest wrist cadence (79 steps/min, 1.32 Hz) k = 0 keeps 95 % of the bounce; at its
 ///    fastest stride (0.96 Hz) it removes 90 % of the stride component (``strideBandGain(_:rateHz:)``).
 /// 5. **Recombined**: gravity + vertical + horizontal; timestamps and sample count unchanged.
 ///
-/// With k = 1 it is the identity (to rounding). The step counter sees |a|, which to first order is
-/// gravity plus the vertical: the horizontal swing reaches it only through its square (at twice
-/// the swing frequency, the step frequency) and the vertical stride band through the strides'
+/// With k = 1 it is the identity (to rounding); with k = 0 the output's |a| is the input's |a|
+/// with the stride band of |a| − |gravity| taken out. The step counter sees |a|, which to first
+/// order is gravity plus the vertical; the vertical stride band reaches it through the strides'
 /// difference between left and right steps. What it cannot remove: the swing's share at the step
-/// frequency along gravity (the arm's tension at the bottom of each swing) is indistinguishable
-/// from the bounce in the acceleration alone (no gyroscope in the Bangle.js files), and stays.
+/// frequency along gravity (the arm's tension at the bottom of each swing), and the square of a
+/// linear horizontal acceleration, which adds to |a| as a turn does, are indistinguishable from
+/// the bounce in the acceleration alone (no gyroscope in the Bangle.js files), and stay.
 ///
 /// The filters assume a steady rate (taken as the recording's mean sample interval); below
 /// ``minimumRateHz`` the stride band cannot be represented and only the horizontal is scaled.
@@ -78,15 +82,26 @@ public struct ArmSwingTransform: Sendable {
             direction[i] = u
             vertical[i] = (a.x - g.x) * u.x + (a.y - g.y) * u.y + (a.z - g.z) * u.z
         }
+        let k = swing
+        // The rotation's share of the vertical: |a| − |g| − p. Turning the sensor does not
+        // change |a|: tilting it by θ against the gravity estimate moves g(1 − cos θ) out of
+        // the vertical and g sin θ into the horizontal, whose square gives the loss back in |a|.
+        // Scaling the horizontal by k removes (1 − k²) of that square, so the same share of the
+        // vertical's loss is given back: without it a turn of the wrist with no swing left
+        // would show as a dip of |a|, at the step frequency when the arm swings.
+        for i in samples.indices where direction[i] != .zero {
+            let rotation = samples[i].accel.magnitude - gravity[i].magnitude - vertical[i]
+            vertical[i] += (1 - k * k) * rotation
+        }
         let span = Double(samples.last!.timestamp - samples.first!.timestamp) / 1e9
         let rate = span > 0 ? Double(samples.count - 1) / span : 0
         let band = rate >= Self.minimumRateHz ? Self.strideComponent(vertical, rateHz: rate) : nil
-        let k = swing
         var out = samples
         for i in samples.indices {
-            let g = gravity[i], u = direction[i], a = samples[i].accel, p = vertical[i]
+            let g = gravity[i], u = direction[i], a = samples[i].accel
+            let p = direction[i] == .zero ? 0 : (a.x - g.x) * u.x + (a.y - g.y) * u.y + (a.z - g.z) * u.z
             let h = Vector3(a.x - g.x - p * u.x, a.y - g.y - p * u.y, a.z - g.z - p * u.z)
-            let q = p - (1 - k) * (band?[i] ?? 0)
+            let q = vertical[i] - (1 - k) * (band?[i] ?? 0)
             out[i].accel = Vector3(g.x + q * u.x + k * h.x, g.y + q * u.y + k * h.y, g.z + q * u.z + k * h.z)
         }
         return out

@@ -116,6 +116,28 @@ struct ArmSwingTransformTests {
         for r in [12.5, 50] { #expect(stride(from: 0.5, through: 3, by: 0.01).allSatisfy { Self.gravityLeak($0, rateHz: r) <= 0.05 }) }
     }
 
+    /// A device turned back and forth without moving (a wrist rotating at the stride frequency,
+    /// ±25° about a horizontal axis, nothing else) reads |a| = g throughout. Taking the turn out
+    /// of the horizontal must not make it read less: a sensor that does not turn and does not
+    /// move reads g too. (Without the rotation's share given back to the vertical, k = 0 made
+    /// dips of g(1 − cos 25°) = 0.9 m/s² at twice the turning frequency, the step frequency.)
+    @Test(arguments: [0.0, 0.5])
+    func aTurningDeviceAtRestKeepsItsMagnitude(swing: Double) {
+        let rate = 12.5, n = Int(60 * rate), amplitude = 25 * Double.pi / 180
+        let samples = (0..<n).map { i -> Sample in
+            let t = Double(i) / rate, theta = amplitude * sin(2 * .pi * 0.8 * t)
+            let v = 9.81 * cos(theta), a = 9.81 * sin(theta)
+            return Sample(timestamp: Int64((t * 1e9).rounded()),
+                          accel: Vector3(v * Self.up.x + a * Self.across.x, v * Self.up.y + a * Self.across.y, v * Self.up.z + a * Self.across.z))
+        }
+        let out = ArmSwingTransform(swing: swing).apply(to: samples)
+        let worst = Self.middle(out).map { abs($0.accel.magnitude - 9.81) }.max() ?? .infinity
+        #expect(worst < 0.01, "|a| off g by up to \(worst) m/s² for k = \(swing)")
+        // The turn itself still scales with k.
+        let ratio = Self.horizontalRMS(out) / Self.horizontalRMS(samples)
+        #expect(abs(ratio - swing) <= 0.05, "horizontal rms ratio \(ratio) for k = \(swing)")
+    }
+
     @Test func fullSwingIsTheIdentity() {
         let walk = Self.walk(rateHz: 25, vertical: 0.8)
         let out = ArmSwingTransform(swing: 1).apply(to: walk)

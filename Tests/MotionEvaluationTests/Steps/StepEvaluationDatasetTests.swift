@@ -31,11 +31,10 @@ struct StepEvaluationDatasetTests {
         #expect(Set(k.recordings.map(\.unit)) == ["oxford:Jamie", "oxford:Carmelo", "oxford:Dario", "bangle:HughB", "bangle:numbered"])
     }
 
-    /// The target the counter does not meet yet (open; docs/step-counter.md, "Limits"): with the
-    /// arm swing removed, the wrist walk `100.csv` counts 107 steps against 94 untransformed
-    /// (+13.8 %, bound 10 %; docs/step-counter.md, "Arm swing reduced or removed").
-    /// Any other miss fails the test; so does this one being met unnoticed.
-    static let knownMisses: Set<String> = ["arm_swing_removed.max_abs_change_percent"]
+    /// The in-sample targets the counter does not meet yet: none. (The last one, the arm swing
+    /// removed, is met since the transform stopped making dips of |a| out of the wrist's turns:
+    /// docs/step-counter.md, "Arm swing reduced or removed".) Any miss fails the test.
+    static let knownMisses: Set<String> = []
 
     @Test func inSampleFiguresMeetTheTargetsWithBoundedLatency() throws {
         let results = try StepEvaluation(corpus: Self.loaded()).run()
