@@ -71,6 +71,15 @@ public struct ArmSwingTransform: Sendable {
     public func apply(to samples: [Sample]) -> [Sample] {
         guard samples.count > 1 else { return samples }
         let gravity = Self.gravity(samples)
+        let k = swing
+        // `projection`: the motion along gravity (p); `vertical`: p with (1 − k²) of the turn's
+        // share given back, |a| − |g| − p. Turning the sensor does not change |a|: tilting it by θ
+        // against the gravity estimate moves g(1 − cos θ) out of p and g sin θ into the
+        // horizontal, whose square gives the loss back in |a|. Scaling the horizontal by k removes
+        // (1 − k²) of that square, so the same share of the loss is given back: without it a turn
+        // of the wrist with no swing left would show as a dip of |a|, at the step frequency when
+        // the arm swings.
+        var projection = [Double](repeating: 0, count: samples.count)
         var vertical = [Double](repeating: 0, count: samples.count)
         var direction = [Vector3](repeating: .zero, count: samples.count)
         for i in samples.indices {
@@ -80,26 +89,16 @@ public struct ArmSwingTransform: Sendable {
             let u = Vector3(g.x / n, g.y / n, g.z / n)
             let a = samples[i].accel
             direction[i] = u
-            vertical[i] = (a.x - g.x) * u.x + (a.y - g.y) * u.y + (a.z - g.z) * u.z
-        }
-        let k = swing
-        // The rotation's share of the vertical: |a| − |g| − p. Turning the sensor does not
-        // change |a|: tilting it by θ against the gravity estimate moves g(1 − cos θ) out of
-        // the vertical and g sin θ into the horizontal, whose square gives the loss back in |a|.
-        // Scaling the horizontal by k removes (1 − k²) of that square, so the same share of the
-        // vertical's loss is given back: without it a turn of the wrist with no swing left
-        // would show as a dip of |a|, at the step frequency when the arm swings.
-        for i in samples.indices where direction[i] != .zero {
-            let rotation = samples[i].accel.magnitude - gravity[i].magnitude - vertical[i]
-            vertical[i] += (1 - k * k) * rotation
+            let p = (a.x - g.x) * u.x + (a.y - g.y) * u.y + (a.z - g.z) * u.z
+            projection[i] = p
+            vertical[i] = p + (1 - k * k) * (a.magnitude - n - p)
         }
         let span = Double(samples.last!.timestamp - samples.first!.timestamp) / 1e9
         let rate = span > 0 ? Double(samples.count - 1) / span : 0
         let band = rate >= Self.minimumRateHz ? Self.strideComponent(vertical, rateHz: rate) : nil
         var out = samples
         for i in samples.indices {
-            let g = gravity[i], u = direction[i], a = samples[i].accel
-            let p = direction[i] == .zero ? 0 : (a.x - g.x) * u.x + (a.y - g.y) * u.y + (a.z - g.z) * u.z
+            let g = gravity[i], u = direction[i], a = samples[i].accel, p = projection[i]
             let h = Vector3(a.x - g.x - p * u.x, a.y - g.y - p * u.y, a.z - g.z - p * u.z)
             let q = vertical[i] - (1 - k) * (band?[i] ?? 0)
             out[i].accel = Vector3(g.x + q * u.x + k * h.x, g.y + q * u.y + k * h.y, g.z + q * u.z + k * h.z)
