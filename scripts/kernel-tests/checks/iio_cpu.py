@@ -33,13 +33,14 @@ def _per_sample(w):
     return w["cpu_ns"] / n / 1000, u, s, (w.get("voluntary") or 0) / n
 
 
-def check_ab(r, min_window, min_rounds, target, enforce, alt_floor_bound=None):
+def check_ab(r, min_window, min_rounds, target, enforce, alt_floor_bound=None, alt_target=None):
     """Tests 55/58, one reader at a time (cpu_ab): per round capture / iio_readdev CPU per sample
     (and floor-reader / iio_readdev, and the alternative capture (`alt`, e.g. --no-analysis) /
     iio_readdev and / floor-reader, when measured); the median over the rounds is judged. With
     `enforce`, a release build over the target fails the test; otherwise it is reported. With
     `alt_floor_bound`, a release build whose alternative capture costs more than that many times
-    the floor reader (median of the rounds) fails."""
+    the floor reader (median of the rounds) fails. With `alt_target`, a release build whose
+    alternative capture costs more than that many times `iio_readdev` (median of the rounds) fails."""
     p = []
     rounds = r.get("rounds") or []
     if len(rounds) < min_rounds:
@@ -47,6 +48,7 @@ def check_ab(r, min_window, min_rounds, target, enforce, alt_floor_bound=None):
     if r.get("exit") != 0: p.append(f"capture exited {r.get('exit')}")
     ratios, floors, vs_floor, rows = [], [], [], []
     alt_ratios, alt_vs_floor, alt_rows = [], [], []
+    extra = []  # per round, the capture's µs per sample less the alternative's: what it leaves out
     for k, rd in enumerate(rounds, 1):
         if rd.get("exit") != 0: p.append(f"round {k}: capture exited {rd.get('exit')}")
         ws = {name: rd.get(name) for name in ("capture", "readdev", "floor", "alt")}
@@ -69,6 +71,7 @@ def check_ab(r, min_window, min_rounds, target, enforce, alt_floor_bound=None):
             a = _per_sample(ws["alt"])
             if a[0] and d[0]: alt_ratios.append(round(a[0] / d[0], 2))
             if a[0] and f[0]: alt_vs_floor.append(round(a[0] / f[0], 2))
+            if a[0] and c[0]: extra.append(round(c[0] - a[0], 1))
             alt_rows.append(a)
     ratio = _median(ratios)
     if ratio is None: p.append("no CPU figures were measured")
@@ -81,6 +84,12 @@ def check_ab(r, min_window, min_rounds, target, enforce, alt_floor_bound=None):
     alt_checked = r.get("build") == "release" and alt_floor_bound is not None and bool(r.get("alt_args"))
     if alt_checked and (alt_floor is None or alt_floor > alt_floor_bound):
         p.append(f"capture {r.get('alt_args')} / floor-reader CPU per sample {alt_floor} (median of {alt_vs_floor}) > {alt_floor_bound}")
+
+    alt_ratio = _median(alt_ratios)
+    alt_target_checked = r.get("build") == "release" and alt_target is not None and bool(r.get("alt_args"))
+    alt_target_met = (alt_ratio is not None and alt_ratio <= alt_target) if alt_target_checked else None
+    if alt_target_checked and not alt_target_met:
+        p.append(f"capture {r.get('alt_args')} / iio_readdev CPU per sample {alt_ratio} (median of {alt_ratios}) > target {alt_target}")
 
     def alt_mean(j):
         xs = [a[j] for a in alt_rows if a[j] is not None]
@@ -99,6 +108,8 @@ def check_ab(r, min_window, min_rounds, target, enforce, alt_floor_bound=None):
                "readdev_user_us_per_sample": mean(1, 1), "readdev_system_us_per_sample": mean(1, 2),
                "floor_user_us_per_sample": mean(2, 1), "floor_system_us_per_sample": mean(2, 2),
                "capture_voluntary_per_sample": mean(0, 3), "readdev_voluntary_per_sample": mean(1, 3),
-               "alt_args": r.get("alt_args") or None, "alt_ratio": _median(alt_ratios), "round_alt_ratios": alt_ratios,
+               "alt_args": r.get("alt_args") or None, "alt_ratio": alt_ratio, "round_alt_ratios": alt_ratios,
+               "alt_target": alt_target if alt_target_checked else None, "alt_target_met": alt_target_met,
+               "capture_minus_alt_us_per_sample": _median(extra), "round_capture_minus_alt_us_per_sample": extra,
                "alt_vs_floor": alt_floor, "round_alt_vs_floor": alt_vs_floor, "alt_floor_bound": alt_floor_bound if alt_checked else None,
                "alt_us_per_sample": alt_mean(0), "alt_user_us_per_sample": alt_mean(1), "alt_system_us_per_sample": alt_mean(2)}
