@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionSystem
 
 /// Where a command writes: results to stdout, diagnostics to stderr. Tests capture both
 /// by passing closures; the executable writes to the real file descriptors.
@@ -66,11 +67,10 @@ public struct CommandIO {
         return io
     }
 
-    /// Ends the process by SIGPIPE (the default action restored: it was ignored, since a write gave EPIPE).
+    /// Ends the process by SIGPIPE (the default action restored: it was ignored, since a write
+    /// gave EPIPE), removing the temporary files of unfinished outputs first.
     private static func diedOfSIGPIPE() -> Never {
-        signal(SIGPIPE, SIG_DFL)
-        raise(SIGPIPE)
-        exit(128 + SIGPIPE)
+        TemporaryFileCleanup.terminate(by: SIGPIPE)
     }
 
     /// Writes every byte of `text` to `fd`, retrying on EINTR and partial writes.

@@ -131,15 +131,26 @@ public final class OutputFile {
     }
 
     /// Writes all of `bytes`. On failure an atomic output is discarded (its temporary file removed).
+    /// A stream whose reader has gone (`EPIPE`, met only while SIGPIPE is ignored: see
+    /// ``BrokenPipeSignal``) ends the process by SIGPIPE, as the signal's default action would
+    /// have (``TemporaryFileCleanup/terminate(by:)``).
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         precondition(!finished, "OutputFile written after commit or discard")
-        if let atomic { try atomic.write(bytes) } else { try file.write(bytes) }
+        if let atomic { try atomic.write(bytes) } else { try endingOnBrokenPipe { () throws(SystemError) in try file.write(bytes) } }
     }
 
     /// Writes all of `bytes` (see ``write(_:)-(UnsafeRawBufferPointer)``).
     public func write(_ bytes: [UInt8]) throws(SystemError) {
         precondition(!finished, "OutputFile written after commit or discard")
-        if let atomic { try atomic.write(bytes) } else { try file.write(bytes) }
+        if let atomic { try atomic.write(bytes) } else { try endingOnBrokenPipe { () throws(SystemError) in try file.write(bytes) } }
+    }
+
+    /// Runs a stream or journal write; `EPIPE` on a stream ends the process by SIGPIPE.
+    private func endingOnBrokenPipe(_ body: () throws(SystemError) -> Void) throws(SystemError) {
+        do { try body() } catch {
+            if kind == .stream, error.errno == .brokenPipe { TemporaryFileCleanup.terminate(by: SIGPIPE) }
+            throw error
+        }
     }
 
     /// Makes what was written so far durable where that means something: `fsync(2)` for a

@@ -135,6 +135,15 @@ public enum TemporaryFileCleanup {
         return replaced
     }
 
+    /// Ends the process by `sig` as its default action would, after removing every registered
+    /// file: for a writer that met `EPIPE` with SIGPIPE ignored (``BrokenPipeSignal``) and must
+    /// still end the way an unignored SIGPIPE would, leaving no temporary file behind. Falls back
+    /// to `_exit(128 + sig)` if the signal does not end the process.
+    public static func terminate(by sig: Int32) -> Never {
+        withSignalsBlocked { state.withLock { _ in handle(sig) } }
+        _exit(128 + sig)
+    }
+
     /// The signal handler: unlink every registered path, restore the default action, re-raise.
     private static func handle(_ sig: Int32) {
         let table = self.table

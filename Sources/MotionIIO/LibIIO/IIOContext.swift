@@ -18,8 +18,13 @@ public final class IIOContext {
     /// Opens a context from a URI (wraps `iio_create_context_from_uri`): `local:` (the default,
     /// this machine's sysfs), `ip:host[:port]` (a board running iiod, port 30431 by default),
     /// `xml:FILE` (a saved description; attribute values are not available).
+    ///
+    /// An `ip:` context ignores SIGPIPE for the rest of the process first (``BrokenPipeSignal``):
+    /// libiio sends to iiod without `MSG_NOSIGNAL`, so a connection iiod closed would otherwise
+    /// end the process on libiio's next send instead of failing that call with `EPIPE`.
     /// - Throws: ``SystemError`` with the errno, e.g. `ENOENT` when there is no IIO subsystem.
     public init(uri: String = "local:") throws(SystemError) {
+        if Self.isNetwork(uri: uri) { BrokenPipeSignal.ignore() }
         errno = 0
         let raw = iio_create_context_from_uri(uri)
         handle = try LibIIO.check(raw, "iio_create_context_from_uri", subject: uri)
@@ -42,6 +47,9 @@ public final class IIOContext {
     }
 
     deinit { iio_context_destroy(handle) }
+
+    /// Whether `uri` names libiio's network backend (`ip:`, case as libiio compares it).
+    static func isNetwork(uri: String) -> Bool { uri.hasPrefix("ip:") }
 
     /// The backend name (`local`, `network`, `xml`) (wraps `iio_context_get_name`).
     public var backendName: String { String(cString: iio_context_get_name(handle)) }
