@@ -61,7 +61,9 @@ public final class MQTTClient {
 
     private static let initialized: Int32 = mosquitto_lib_init()
 
-    /// Creates a client (`mosquitto_new`, protocol v5, credentials, TLS, will).
+    /// Creates a client (`mosquitto_new`, protocol v5, credentials, TLS, will). `mosquitto_new`
+    /// sets SIGPIPE to `SIG_IGN` for the process (libmosquitto writes with `write(2)`), as an `ip:`
+    /// IIO context does (``BrokenPipeSignal``).
     /// - Throws: ``MQTTError`` when a setting is refused (e.g. an unreadable CA file).
     public init(_ options: Options) throws(MQTTError) {
         precondition(Self.initialized == 0, "mosquitto_lib_init failed")

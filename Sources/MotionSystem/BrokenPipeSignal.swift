@@ -14,7 +14,8 @@ import Musl
 /// report the board as lost. Whether that happens depends on whether the peer's reset arrived
 /// before that send: a race. ``ignore()`` turns such writes into `EPIPE` errors; the writer of
 /// standard output then ends the process by SIGPIPE itself (``TemporaryFileCleanup/terminate(by:)``),
-/// and the other writers report the error.
+/// and so do stream outputs (``OutputFile``). libmosquitto does the same for the fleet: its
+/// `mosquitto_new` sets SIGPIPE to `SIG_IGN` for the whole process (measured with Debian's 2.0.11).
 public enum BrokenPipeSignal {
     /// Ignores SIGPIPE for the rest of the process (wraps `sigaction(SIGPIPE, SIG_IGN)`).
     /// Idempotent and safe from any thread. A ``TemporaryFileCleanup`` handler installed
