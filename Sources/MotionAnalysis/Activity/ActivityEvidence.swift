@@ -12,10 +12,17 @@
 /// - cycling = not periodic ∧ floor ≥ cyclingFloor ∧ motion < cyclingMotion
 /// - vehicle = not periodic ∧ vehicleFloor ≤ floor < cyclingFloor ∧ motion < vehicleMotion ∧ tilt < vehicleTilt ∧ vibration share ≥ vehicleVibration
 /// - unknown = 1 − the largest of the others (also the whole evidence without gravity)
+///
+/// Beside the memberships, ``limbSwing``: the device turning at a limb's rate (rotation ≥
+/// gaitRotation), which ``ActivityHysteresis`` reads to keep a pedalling-like window from wearing
+/// down pending walking evidence.
 public struct ActivityEvidence: Sendable, Equatable {
     /// Membership per class, ``ActivityClass/index`` order (lanes 0-5; lanes 6 and 7 are 0): a
     /// fixed-size value, so that a window's evidence allocates nothing.
     public var memberships: SIMD8<Double>
+    /// How strongly (0...1) the device turns like a swinging limb: its rotation rate over the window
+    /// at least ``ActivityClassifierConfiguration/gaitRotation`` (0 without a gyroscope).
+    public var limbSwing: Double = 0
 
     /// The class with the largest membership (the first in class order on a tie).
     public var favoured: ActivityClass {
@@ -71,5 +78,6 @@ public struct ActivityEvidence: Sendable, Equatable {
         for i in 1..<5 { largest = Swift.max(largest, m[i]) }
         m[ActivityClass.unknown.index] = 1 - largest
         memberships = m
+        limbSwing = f.rotation.map { above($0, c.gaitRotation) } ?? 0
     }
 }

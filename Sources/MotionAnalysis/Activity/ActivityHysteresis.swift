@@ -3,7 +3,8 @@
 /// window counts fully and a doubtful one half; leaky: other windows take
 /// ``ActivityClassifierConfiguration/evidenceDecay`` away, times 1 − their membership of the
 /// class: a window that still shows it strongly takes little; `unknown`, a remainder, always
-/// the whole decay),
+/// the whole decay; a pedalling-like window takes from walking and running only as far as the
+/// gyroscope shows no limb swing, ``ActivityEvidence/limbSwing``, which walking and pedalling share),
 /// and the current class changes to another once that one's evidence reaches the table
 /// ``ActivityClassifierConfiguration/enterSeconds`` for this pair and the current class has been
 /// held its minimum time. The change is announced at the deciding window's end; the segment it
@@ -124,7 +125,10 @@ struct ActivityHysteresis: Sendable {
                 if evidence[k] == 0 { runStart[k] = k == ActivityClass.still.index ? 2 * center - end : center }
                 evidence[k] += hop * e.memberships[k]
             } else {
-                let against = k == ActivityClass.unknown.index ? 1 : 1 - e.memberships[k]
+                var against = k == ActivityClass.unknown.index ? 1 : 1 - e.memberships[k]
+                if favoured == .cycling && (k == ActivityClass.walking.index || k == ActivityClass.running.index) {
+                    against *= 1 - e.limbSwing
+                }
                 evidence[k] = Swift.max(0, evidence[k] - configuration.evidenceDecay * hop * against)
             }
         }

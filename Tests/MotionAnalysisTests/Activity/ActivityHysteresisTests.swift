@@ -105,6 +105,27 @@ struct ActivityHysteresisTests {
         }
     }
 
+    /// An irregular walk whose windows alternate between gait and pedalling-like ones (a high
+    /// floor without rhythm): a pedalling-like window wears pending walking evidence down, unless
+    /// the gyroscope shows the device turning like a swinging limb (``ActivityEvidence/limbSwing``),
+    /// which walking and pedalling share; then the walk is announced on its second gait window.
+    @Test(arguments: [(0.0, 4), (1.0, 2)])
+    func aPedallingLikeWindowWithALimbSwingKeepsPendingWalkingEvidence(limbSwing: Double, announcedAt: Int) {
+        var h = ActivityHysteresis(configuration: ActivityClassifierConfiguration())
+        h.start(at: 0)
+        var pedalling = Self.evidence(.cycling)
+        pedalling.limbSwing = limbSwing
+        var changes: [Int] = []
+        for i in 0..<8 {
+            let end = 4 * Self.second + Int64(i) * Self.hop
+            h.extend(to: end)
+            if h.observe(center: end - 2 * Self.second, end: end, i % 2 == 0 ? Self.evidence(.walking) : pedalling) != nil { changes.append(i) }
+        }
+        // 0.4 s of evidence per gait window; without the swing, 0.5 × 0.4 s less per other window.
+        #expect(changes == [announcedAt], "\(changes)")
+        #expect(h.current == .walking)
+    }
+
     @Test func gaitWithinTheLimitKeepsTheWalk() {
         var c = ActivityClassifierConfiguration()
         c.gaitLostSeconds = 6
